@@ -1,0 +1,148 @@
+/**
+ * The route configuration of spec section 2, built from the permission manifest (never
+ * retyped). Every entry has a path (menu groups excepted: they are not routable), an
+ * optional page reference, an auth flag, children, a hidden flag and its module; menu
+ * entries inherit their module and get the permission key `module.key`.
+ */
+import type { ComponentType, LazyExoticComponent } from 'react';
+import {
+  MANIFEST,
+  PermissionType,
+  UNAUTH_COMMON,
+  type ManifestNode,
+  type ModuleManifest,
+  type ModuleName,
+  type Title,
+} from '../../contract/permission-manifest.js';
+
+/** Props every routed page receives: the canonical route path and the URL params. */
+export interface PageProps {
+  path: string;
+  params: Record<string, string>;
+}
+
+export type PageComponent = LazyExoticComponent<ComponentType<PageProps>> | ComponentType<PageProps>;
+
+export type RouteModule = ModuleName | typeof UNAUTH_COMMON;
+
+export interface RouteEntry {
+  /** manifest key (unique within its module) */
+  key: string;
+  /** absolute canonical path, e.g. /intelligent_text/shop/list; absent for menu groups */
+  path?: string;
+  /** other absolute paths that open the same page */
+  aliases: string[];
+  module: RouteModule;
+  /** flattened key `module.key` */
+  permissionKey: string;
+  auth: boolean;
+  hidden: boolean;
+  /** manifest node type: menu group, page, … */
+  type: number;
+  title: Title;
+  /** resolved page component; absent for menu groups */
+  page?: PageComponent;
+  children: RouteEntry[];
+}
+
+/** Picks the page component for a manifest page; the shell passes its resolver in. */
+export type PageResolver = (module: ModuleName, node: ManifestNode, path: string) => PageComponent | undefined;
+
+function toEntry(module: ModuleName, node: ManifestNode, resolve: PageResolver): RouteEntry | null {
+  if (node.type === PermissionType.BUTTON) return null;
+  const path = node.route ? `/${module}/${node.route}` : undefined;
+  const children = (node.children ?? [])
+    .map((c) => toEntry(module, c, resolve))
+    .filter((c): c is RouteEntry => c !== null);
+  return {
+    key: node.key,
+    path,
+    aliases: (node.aliases ?? []).map((a) => `/${module}/${a}`),
+    module,
+    permissionKey: `${module}.${node.key}`,
+    auth: true,
+    hidden: Boolean(node.hidden),
+    type: node.type,
+    title: node.title,
+    page: path ? resolve(module, node, path) : undefined,
+    children,
+  };
+}
+
+export interface ModuleRoutes {
+  module: ModuleName;
+  title: Title;
+  home: RouteEntry;
+  menus: RouteEntry[];
+}
+
+export function buildRouteConfig(resolve: PageResolver, manifest: ModuleManifest[] = MANIFEST): ModuleRoutes[] {
+  return manifest.map((m) => ({
+    module: m.module,
+    title: m.title,
+    home: toEntry(m.module, m.home, resolve) as RouteEntry,
+    menus: m.menus.map((n) => toEntry(m.module, n, resolve)).filter((e): e is RouteEntry => e !== null),
+  }));
+}
+
+/** Every entry, depth first (homes first within a module). */
+export function flattenRoutes(config: ModuleRoutes[]): RouteEntry[] {
+  const out: RouteEntry[] = [];
+  const walk = (e: RouteEntry) => {
+    out.push(e);
+    e.children.forEach(walk);
+  };
+  for (const m of config) {
+    walk(m.home);
+    m.menus.forEach(walk);
+  }
+  return out;
+}
+
+/** Every routable path (canonical and aliases) with its entry. Pages reused in two menus keep the first. */
+export function routablePaths(config: ModuleRoutes[]): Array<{ path: string; entry: RouteEntry }> {
+  const seen = new Set<string>();
+  const out: Array<{ path: string; entry: RouteEntry }> = [];
+  for (const entry of flattenRoutes(config)) {
+    for (const path of [entry.path, ...entry.aliases]) {
+      if (!path || seen.has(path)) continue;
+      seen.add(path);
+      out.push({ path, entry });
+    }
+  }
+  return out;
+}
+
+const segmentsMatch = (pattern: string, pathname: string): Record<string, string> | null => {
+  const a = pattern.split('/').filter(Boolean);
+  const b = pathname.split('/').filter(Boolean);
+  if (a.length !== b.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].startsWith(':')) params[a[i].slice(1)] = decodeURIComponent(b[i]);
+    else if (a[i] !== b[i]) return null;
+  }
+  return params;
+};
+
+/** Looks a route up by a concrete path (params filled in) or by its pattern; static paths win. */
+export function findRoute(
+  config: ModuleRoutes[],
+  pathname: string,
+): { entry: RouteEntry; params: Record<string, string> } | null {
+  const all = routablePaths(config);
+  const exact = all.find((r) => r.path === pathname);
+  if (exact) return { entry: exact.entry, params: {} };
+  for (const r of all) {
+    const params = segmentsMatch(r.path, pathname);
+    if (params) return { entry: r.entry, params };
+  }
+  return null;
+}
+
+/** First route of a module the user may open: its home, else the first visible menu page. */
+export function firstOpenRoute(m: ModuleRoutes, allowed: (e: RouteEntry) => boolean): RouteEntry | null {
+  if (allowed(m.home)) return m.home;
+  const pages = flattenRoutes([m]).filter((e) => e.path && !e.hidden && !e.path.includes(':'));
+  return pages.find(allowed) ?? null;
+}
