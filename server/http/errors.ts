@@ -16,3 +16,9 @@ export const conflict = (msg: string) => new AppError(Code.CONFLICT, msg);
 export const forbidden = () => new AppError(Code.FORBIDDEN);
 export const invalid = (errors: FieldError[]) =>
   new AppError(Code.VALIDATION, errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
+
+/**
+ * A coded error whose transaction still COMMITS (the normal AppError rolls back). Used where
+ * a refusal must leave a trace, e.g. a failed login records the failure and its audit row.
+ */
+export class CommittedError extends AppError {}

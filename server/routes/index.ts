@@ -7,8 +7,16 @@ import type { RouteDef } from '../http/route.js';
 export async function allRoutes(): Promise<RouteDef[]> {
   const modules: Array<Promise<{ routes: RouteDef[] }>> = [
     // spine (session, accounts, roles, permissions, audit, config) — added by the server core
+    import('./session.js'),
+    import('./accounts.js'),
+    import('./roles.js'),
+    import('./permissions.js'),
+    import('./audit-logs.js'),
+    import('./config.js'),
     // schema runtime (schema/list, schema/detail) — added by the schema tooling
+    import('./schema.js'),
     // business resources — added by the business backend
+    import('../resources/index.js'),
   ];
   return (await Promise.all(modules)).flatMap((m) => m.routes);
 }

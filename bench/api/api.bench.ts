@@ -1,0 +1,150 @@
+import path from 'node:path';
+import { startTsx } from '../lib/proc.js';
+import { ratioOf, skipped, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
+import { API_CASES, queryString, type ApiCase } from './cases.js';
+import { benchData, type BenchData } from './data.js';
+import { envelopeOk, load, type LoadResult } from './load.js';
+import { signIn } from './login.js';
+import type { RecordedQuery } from './recording-db.js';
+
+interface Ready {
+  app: number;
+  baseline: number;
+  driver: string;
+}
+
+interface Capture {
+  status: number;
+  body: string;
+  bytes: number;
+  queries: RecordedQuery[];
+  page: RecordedQuery | null;
+}
+
+const post = async <T>(url: string, body: unknown): Promise<T> => {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+};
+
+/** The three figures of one list case: throughput ratio (goal ≥ 0.8) and latencies (p99 goal ≤ 40 ms on PostgreSQL). */
+function listFigures(c: ApiCase, ours: LoadResult, base: LoadResult, pg: boolean, detail: Record<string, unknown>): Figure[] {
+  const id = `api.${c.id}`;
+  const conn = `${ours.connections} conn`;
+  return [
+    {
+      id: `${id}.rps`,
+      label: `${c.label} — req/s (${conn})`,
+      unit: 'req/s',
+      value: ours.rps,
+      baseline: base.rps,
+      baselineLabel: 'bare Fastify route running only the same page query',
+      ratio: ratioOf(ours.rps, base.rps),
+      goal: { op: '>=', value: 0.8, on: 'ratio' },
+      note: ours.bad ? `${ours.bad} bad replies` : undefined,
+      detail,
+    },
+    { id: `${id}.p50`, label: `${c.label} — p50`, unit: 'ms', value: ours.p50, baseline: base.p50, ratio: ratioOf(ours.p50, base.p50) },
+    {
+      id: `${id}.p99`,
+      label: `${c.label} — p99`,
+      unit: 'ms',
+      value: ours.p99,
+      baseline: base.p99,
+      ratio: ratioOf(ours.p99, base.p99),
+      goal: { op: '<=', value: 40, on: 'value', when: 'PostgreSQL, 50 conn', applies: pg },
+    },
+  ];
+}
+
+async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, headers: Record<string, string>): Promise<Figure[]> {
+  const app = `http://127.0.0.1:${ready.app}`;
+  const baseline = `http://127.0.0.1:${ready.baseline}`;
+  const pg = data.driver === 'postgres';
+  const timing = ctx.smoke ? { duration: 1, warmup: 1 } : { duration: 10, warmup: 3 };
+  const connections = 50;
+  const totals = new Map<string, number>();
+  const figures: Figure[] = [];
+  for (const c of API_CASES) {
+    const wanted = ctx.wants(`api.${c.id}`) || API_CASES.some((o) => o.deepOf === c.id && ctx.wants(`api.${o.id}`));
+    if (!wanted) continue;
+    const query = { ...c.query };
+    if (c.deepOf) {
+      const total = totals.get(c.deepOf) ?? 0;
+      query.page = Math.max(1, Math.floor(total / 2 / Number(query.page_size ?? 10)));
+    }
+    const url = `/api/admin/${c.path}?${queryString(query)}`;
+    const cap = await post<Capture>(`${baseline}/__bench/capture`, { name: c.id, url, headers });
+    let reply: { code?: number; data?: { total?: number; list?: unknown[]; total_estimated?: boolean } } = {};
+    try {
+      reply = JSON.parse(cap.body) as typeof reply;
+    } catch {
+      /* truncated body: fine, we only read code and total when it fits */
+    }
+    if (cap.status !== 200 || reply.code !== 10000 || !cap.page) {
+      const why = `GET ${url} → HTTP ${cap.status} ${cap.body.slice(0, 160)}${cap.page ? '' : ' (no page query seen)'}`;
+      figures.push(skipped(`api.${c.id}.rps`, c.label, 'req/s', `not measured: ${why}`));
+      continue;
+    }
+    totals.set(c.id, reply.data?.total ?? 0);
+    if (!ctx.wants(`api.${c.id}`)) continue;
+    ctx.log(`api ${c.id}: ${url} (${cap.queries.length} statements; total ${reply.data?.total}${reply.data?.total_estimated ? ' estimated' : ''})`);
+    const explain = await post<Array<{ sql: string; plan: string }>>(`${baseline}/__bench/explain`, { queries: cap.queries });
+    const ours = await load({ url: app + url, headers, connections, ...timing, check: envelopeOk });
+    const base = await load({ url: `${baseline}/page/${c.id}`, connections, ...timing });
+    ctx.log(`  ours ${ours.rps} req/s p99 ${ours.p99} ms — baseline ${base.rps} req/s p99 ${base.p99} ms`);
+    const detail = {
+      url,
+      replyBytes: cap.bytes,
+      total: reply.data?.total,
+      totalEstimated: reply.data?.total_estimated ?? false,
+      statements: cap.queries.map((q) => ({ sql: q.sql, params: q.params, ms: Math.round(q.ms * 100) / 100 })),
+      pageQuery: cap.page.sql,
+      explain,
+      ours,
+      baseline: base,
+    };
+    figures.push(...listFigures(c, ours, base, pg, detail));
+  }
+  return figures;
+}
+
+async function runLogin(ctx: SuiteContext, data: BenchData, ready: Ready): Promise<Figure> {
+  const timing = ctx.smoke ? { duration: 3, warmup: 1 } : { duration: 10, warmup: 2 };
+  const body = { email: data.adminEmail, password: data.adminPassword };
+  const connections = 4;
+  const ours = await load({ url: `http://127.0.0.1:${ready.app}/api/admin/user/login`, method: 'POST', body, connections, ...timing, check: envelopeOk });
+  const base = await load({ url: `http://127.0.0.1:${ready.baseline}/scrypt`, method: 'POST', body: { password: data.adminPassword }, connections, ...timing });
+  ctx.log(`api login: ${ours.rps}/s — bare scrypt check ${base.rps}/s`);
+  return {
+    id: 'api.login.rps',
+    label: `POST user/login — sign-ins per second (${connections} conn; bounded by scrypt N=2^17 on purpose)`,
+    unit: 'req/s',
+    value: ours.rps,
+    baseline: base.rps,
+    baselineLabel: 'bare Fastify route doing only the scrypt verification',
+    ratio: ratioOf(ours.rps, base.rps),
+    note: ours.bad ? `${ours.bad} bad replies` : undefined,
+    detail: { ours, baseline: base },
+  };
+}
+
+export const apiSuite: Suite = {
+  id: 'api',
+  title: 'API (autocannon against the real app and a bare Fastify baseline)',
+  async run(ctx) {
+    const data = await benchData(ctx);
+    ctx.facts.apiDriver = data.driver;
+    ctx.facts.apiData = { scale: data.scale, counts: data.counts };
+    const child = startTsx(path.join(ctx.root, 'bench/api/server-child.ts'), [], data.env, ctx.root);
+    try {
+      const ready = await child.message<Ready>('BENCH_READY', 5 * 60_000);
+      const session = await signIn(`http://127.0.0.1:${ready.app}`, data.adminEmail, data.adminPassword);
+      const figures = await runCases(ctx, data, ready, session.headers);
+      if (ctx.wants('api.login')) figures.push(await runLogin(ctx, data, ready));
+      return figures;
+    } finally {
+      await child.stop();
+    }
+  },
+};

@@ -1,0 +1,69 @@
+import autocannon from 'autocannon';
+import { round } from '../lib/stats.js';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+  connections: number;
+  /** seconds of measurement, after `warmup` seconds whose figures are dropped */
+  duration: number;
+  warmup: number;
+  /** a reply counts as good when this holds (e.g. envelope code 10000) */
+  check?: (status: number, body: string) => boolean;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  /** replies that failed `check`, non-2xx, errors and timeouts during measurement */
+  bad: number;
+  connections: number;
+  duration: number;
+}
+
+async function once(o: LoadOptions, duration: number) {
+  let bad = 0;
+  const r = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+    body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+    connections: o.connections,
+    duration,
+    timeout: 30,
+    requests: o.check
+      ? [
+          {
+            onResponse: (status, body) => {
+              if (!o.check!(status, body)) bad++;
+            },
+          },
+        ]
+      : undefined,
+  });
+  return { r, bad: bad + r.errors + r.timeouts + r.non2xx };
+}
+
+/** Warm-up run (discarded), then the measured run: req/s (mean per second), p50 and p99 latency in ms. */
+export async function load(o: LoadOptions): Promise<LoadResult> {
+  if (o.warmup > 0) await once(o, o.warmup);
+  const { r, bad } = await once(o, o.duration);
+  return {
+    rps: round(r.requests.total / (r.duration || o.duration), 1) ?? 0,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: round(r.latency.average, 2) ?? 0,
+    requests: r.requests.total,
+    bad,
+    connections: o.connections,
+    duration: o.duration,
+  };
+}
+
+/** `{code: 10000}` envelope check for app replies. */
+export const envelopeOk = (status: number, body: string): boolean => status === 200 && body.includes('"code":10000');

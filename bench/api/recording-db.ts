@@ -1,0 +1,50 @@
+import type { Db, Queryable, QueryResult } from '../../server/db/db.js';
+
+export interface RecordedQuery {
+  sql: string;
+  params: unknown[];
+  ms: number;
+}
+
+/**
+ * Wraps the app's database so the bench can see which SQL one request runs (to build the
+ * baseline from the exact page query and to EXPLAIN ANALYZE each statement). Recording is
+ * off during load runs; the wrapper then costs one boolean check per query.
+ */
+export function recordingDb(db: Db): { db: Db; record<T>(fn: () => Promise<T>): Promise<{ result: T; queries: RecordedQuery[] }> } {
+  let log: RecordedQuery[] | null = null;
+  const wrapQ = (q: Queryable): Queryable => ({
+    async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      if (!log) return q.query<T>(sql, params);
+      const t0 = performance.now();
+      const r = await q.query<T>(sql, params);
+      log?.push({ sql, params, ms: performance.now() - t0 });
+      return r;
+    },
+  });
+  const root = wrapQ(db);
+  const wrapped: Db = {
+    kind: db.kind,
+    query: root.query,
+    exec: (sql) => db.exec(sql),
+    tx: (fn) => db.tx((q) => fn(wrapQ(q))),
+    close: () => db.close(),
+  };
+  return {
+    db: wrapped,
+    async record(fn) {
+      log = [];
+      try {
+        const result = await fn();
+        return { result, queries: log };
+      } finally {
+        log = null;
+      }
+    },
+  };
+}
+
+/** The statement that reads the page rows: the SELECT with an OFFSET (counts and session look-ups have none). */
+export function pageQuery(queries: RecordedQuery[]): RecordedQuery | undefined {
+  return queries.find((q) => /^\s*SELECT\b/i.test(q.sql) && /\bOFFSET\b/i.test(q.sql) && !/count\(\*\)/i.test(q.sql));
+}

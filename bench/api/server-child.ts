@@ -1,0 +1,74 @@
+/**
+ * Child process for the API bench: opens the bench database once, then serves
+ * - the real app (buildApp, every route, sessions, access, validation, envelope) on one port;
+ * - the baseline on another: a bare Fastify that runs only a captured page query with the same
+ *   driver and returns the rows, plus a bare scrypt check for the login baseline;
+ * - control routes under /__bench/ on the baseline port (capture, explain).
+ * Prints `BENCH_READY {"app":port,"baseline":port,"driver":...}`. SIGTERM closes the database.
+ */
+import Fastify from 'fastify';
+import { buildApp } from '../../server/app.js';
+import { verifyPassword } from '../../server/auth/password.js';
+import { loadConfig } from '../../server/config.js';
+import { openDb } from '../../server/db/open.js';
+import { pageQuery, recordingDb, type RecordedQuery } from './recording-db.js';
+
+const config = { ...loadConfig(), logLevel: 'silent', port: 0 };
+const raw = await openDb(config);
+const rec = recordingDb(raw);
+const app = await buildApp({ config, db: rec.db });
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+const cases = new Map<string, RecordedQuery>();
+const base = Fastify({ logger: false });
+
+base.get<{ Params: { name: string } }>('/page/:name', async (req) => {
+  const q = cases.get(req.params.name);
+  if (!q) throw new Error(`no captured query for ${req.params.name}`);
+  const r = await raw.query(q.sql, q.params);
+  return r.rows;
+});
+
+const hashRow = await raw.query<{ password_hash: string }>('SELECT password_hash FROM accounts WHERE email = $1', [config.adminEmail]);
+const adminHash = hashRow.rows[0]?.password_hash ?? '';
+base.post<{ Body: { password: string } }>('/scrypt', async (req) => ({ ok: await verifyPassword(req.body.password, adminHash) }));
+
+/** Runs one request through the app with SQL recording on; remembers its page query as `name`. */
+base.post<{ Body: { name: string; url: string; headers: Record<string, string> } }>('/__bench/capture', async (req) => {
+  const { name, url, headers } = req.body;
+  const { result, queries } = await rec.record(() => app.inject({ method: 'GET', url, headers }));
+  const page = pageQuery(queries);
+  if (page) cases.set(name, page);
+  return { status: result.statusCode, body: result.body.slice(0, 2000), bytes: result.body.length, queries, page: page ?? null };
+});
+
+/** EXPLAIN (ANALYZE, BUFFERS) of every statement one request ran, for docs/performance.md. */
+base.post<{ Body: { queries: RecordedQuery[] } }>('/__bench/explain', async (req) => {
+  const out: Array<{ sql: string; plan: string }> = [];
+  for (const q of req.body.queries) {
+    if (!/^\s*SELECT\b/i.test(q.sql)) continue;
+    const r = await raw.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.params);
+    out.push({ sql: q.sql, plan: r.rows.map((row) => Object.values(row)[0]).join('\n') });
+  }
+  return out;
+});
+
+await base.listen({ port: 0, host: '127.0.0.1' });
+const port = (s: typeof base) => {
+  const a = s.server.address();
+  return typeof a === 'object' && a ? a.port : 0;
+};
+console.log(`BENCH_READY ${JSON.stringify({ app: port(app as unknown as typeof base), baseline: port(base), driver: raw.kind })}`);
+
+let closing = false;
+for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(sig, () => {
+    if (closing) return;
+    closing = true;
+    void (async () => {
+      await Promise.allSettled([app.close(), base.close()]);
+      await raw.close();
+      process.exit(0);
+    })();
+  });
+}

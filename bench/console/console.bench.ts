@@ -1,0 +1,170 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { ratioOf, skipped, type Figure, type Goal, type Suite, type SuiteContext } from '../lib/result.js';
+import { median, round } from '../lib/stats.js';
+import { launch, measurePage, type PageResult } from './browser.js';
+import { missingNeeds } from './pages.js';
+import { ensurePeers } from './peers.js';
+import { serveStatic } from './serve.js';
+
+/** One comparison: our schema page against its baseline (and optionally the amis peer). */
+interface Pair {
+  id: string;
+  label: string;
+  ours: string;
+  baseline: string;
+  baselineLabel: string;
+  query: string;
+  metrics: Array<{ id: string; pick: (r: PageResult) => number | undefined; what: string; goal?: Goal }>;
+  keys?: { selector: string; count: number };
+}
+
+const LIST_GOAL: Goal = { op: '<=', value: 1.15, on: 'ratio' };
+
+const PAIRS: Pair[] = [
+  {
+    id: 'console.list',
+    label: 'schema list page, 100 rows × 12 columns',
+    ours: 'list-schema',
+    baseline: 'list-antd',
+    baselineLabel: 'the same page hand-written in antd',
+    query: '?rows=100',
+    metrics: [
+      { id: 'render', what: 'render call → 100 rows in the DOM', pick: (r) => r.render, goal: LIST_GOAL },
+      { id: 'navigation', what: 'navigation → 100 rows in the DOM', pick: (r) => r.navigation, goal: LIST_GOAL },
+    ],
+  },
+  {
+    id: 'console.virtual',
+    label: 'virtual table, 10,000 rows',
+    ours: 'virtual-schema',
+    baseline: 'virtual-antd',
+    baselineLabel: "antd's own virtual Table, hand-written",
+    query: '?rows=10000',
+    metrics: [{ id: 'render', what: 'render call → first screen of rows in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 300, on: 'value' } }],
+  },
+  {
+    id: 'console.form',
+    label: 'schema form, 300 fields (100 required)',
+    ours: 'form-schema',
+    baseline: 'form-formily',
+    baselineLabel: 'bare Formily form of the same fields',
+    query: '',
+    keys: { selector: '.ant-formily-item input.ant-input', count: 20 },
+    metrics: [
+      { id: 'render', what: 'render call → 300 fields in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 1.1, on: 'ratio' } },
+      { id: 'keystroke', what: 'keystroke → next frame (median of 20 keys)', pick: (r) => median(r.keys ?? []) ?? undefined, goal: { op: '<=', value: 16, on: 'value' } },
+    ],
+  },
+];
+
+function build(ctx: SuiteContext): void {
+  const r = spawnSync(process.execPath, [path.join(ctx.root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'bench/console/vite.config.ts'], {
+    cwd: ctx.root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`bench page build failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+interface Samples {
+  ours: PageResult[];
+  base: PageResult[];
+}
+
+async function runPair(ctx: SuiteContext, browser: Browser, origin: string, p: Pair): Promise<Figure[]> {
+  const pagesDir = path.join(ctx.root, 'bench/console/pages');
+  const dist = path.join(ctx.root, 'bench/console/dist/pages');
+  const missing = missingNeeds(ctx.root, path.join(pagesDir, `${p.ours}.html`));
+  const s: Samples = { ours: [], base: [] };
+  const oursBuilt = fs.existsSync(path.join(dist, `${p.ours}.html`));
+  for (let i = 0; i < ctx.runs; i++) {
+    // interleaved, so drift in machine load hits both sides alike
+    if (oursBuilt) s.ours.push(await measurePage(browser, `${origin}/pages/${p.ours}.html${p.query}`, { keys: p.keys }));
+    s.base.push(await measurePage(browser, `${origin}/pages/${p.baseline}.html${p.query}`, { keys: p.keys }));
+  }
+  const errs = [...s.ours, ...s.base].map((r) => r.error).filter(Boolean);
+  if (errs.length) ctx.log(`${p.id}: ${errs.length} page errors, first: ${errs[0]}`);
+  return p.metrics.map((m) => {
+    const id = `${p.id}.${m.id}`;
+    const label = `${p.label}: ${m.what}`;
+    const vals = (rs: PageResult[]) => rs.filter((r) => !r.error).map(m.pick).filter((v): v is number => typeof v === 'number');
+    const ours = median(vals(s.ours));
+    const base = median(vals(s.base));
+    const note = !oursBuilt ? `ours not measured: ${missing.length ? `needs ${missing.join(', ')}` : 'page not built'}` : errs.length ? `${errs.length} failed loads` : undefined;
+    const fig: Figure = {
+      id,
+      label,
+      unit: 'ms',
+      value: round(ours),
+      baseline: round(base),
+      baselineLabel: p.baselineLabel,
+      ratio: ratioOf(ours, base),
+      goal: m.goal,
+      note,
+      detail: { ours: vals(s.ours).map((v) => round(v)), baseline: vals(s.base).map((v) => round(v)), errors: errs.slice(0, 3) },
+    };
+    if (!oursBuilt && fig.value === null) return { ...fig, ...skipped(id, label, 'ms', note ?? '', m.goal), baseline: fig.baseline, detail: fig.detail };
+    return fig;
+  });
+}
+
+/** The peer: our list page ÷ amis rendering the same page from its own JSON schema. */
+async function runPeer(ctx: SuiteContext, browser: Browser, origin: string): Promise<Figure[]> {
+  const ids = ['console.peer.amis.render', 'console.peer.amis.navigation'];
+  const labels = ['list page 100 × 12, render call → rows: ours ÷ amis', 'list page 100 × 12, navigation → rows: ours ÷ amis'];
+  const peer = await ensurePeers(ctx);
+  if (!peer.ok) return ids.map((id, i) => skipped(id, labels[i], 'ms', peer.note));
+  const oursBuilt = fs.existsSync(path.join(ctx.root, 'bench/console/dist/pages/list-schema.html'));
+  const ours: PageResult[] = [];
+  const amis: PageResult[] = [];
+  for (let i = 0; i < ctx.runs; i++) {
+    if (oursBuilt) ours.push(await measurePage(browser, `${origin}/pages/list-schema.html?rows=100`));
+    amis.push(await measurePage(browser, `${origin}/pages/amis.html?rows=100`, { timeoutMs: 120_000 }));
+  }
+  const errs = [...ours, ...amis].map((r) => r.error).filter(Boolean);
+  if (errs.length) ctx.log(`amis peer: ${errs.length} page errors, first: ${errs[0]}`);
+  const picks = [(r: PageResult) => r.render, (r: PageResult) => r.navigation];
+  return ids.map((id, i) => {
+    const vals = (rs: PageResult[]) => rs.filter((r) => !r.error).map(picks[i]).filter((v): v is number => typeof v === 'number');
+    const o = median(vals(ours));
+    const a = median(vals(amis));
+    return {
+      id,
+      label: labels[i],
+      unit: 'ms',
+      value: round(o),
+      baseline: round(a),
+      baselineLabel: `amis ${peer.version} (its SDK) rendering the same page from its JSON schema`,
+      ratio: ratioOf(o, a),
+      note: !oursBuilt ? 'ours not measured: schema list page not built' : errs.length ? `${errs.length} failed loads` : undefined,
+      detail: { ours: vals(ours).map((v) => round(v)), amis: vals(amis).map((v) => round(v)), errors: errs.slice(0, 3) },
+    } satisfies Figure;
+  });
+}
+
+export const consoleSuite: Suite = {
+  id: 'console',
+  title: 'Console pages (production build in Chromium; medians of several loads)',
+  async run(ctx) {
+    ctx.log('building the bench pages…');
+    build(ctx);
+    const server = await serveStatic(path.join(ctx.root, 'bench/console/dist'), path.join(ctx.root, 'bench/peers/node_modules'));
+    const browser = await launch();
+    ctx.facts.chromium = browser.version();
+    try {
+      const figures: Figure[] = [];
+      for (const p of PAIRS) {
+        if (!ctx.wants(p.id)) continue;
+        ctx.log(`${p.id} (${ctx.runs} loads each)…`);
+        figures.push(...(await runPair(ctx, browser, server.origin, p)));
+      }
+      if (ctx.wants('console.peer')) figures.push(...(await runPeer(ctx, browser, server.origin)));
+      return figures;
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+};

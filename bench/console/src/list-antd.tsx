@@ -1,0 +1,70 @@
+/** Baseline: the 100 × 12 list page hand-written directly in antd (filter form, toolbar, table, pagination). */
+import { Button, ConfigProvider, DatePicker, Form, Input, Select, Space, Table } from 'antd';
+import { useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { antdColumns } from './antd-columns.js';
+import type { BenchRow } from './data.js';
+import { fetchPage, sizeFromUrl } from './fake-api.js';
+import { fail, renderStart, waitForCount } from './measure.js';
+
+const { rows: pageSize, total } = sizeFromUrl(100);
+const columns = antdColumns();
+
+function ListPage() {
+  const [rows, setRows] = useState<BenchRow[]>([]);
+  const [page, setPage] = useState(1);
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    setLoading(true);
+    void fetchPage(page, pageSize, total).then((r) => {
+      setRows(r.list);
+      setLoading(false);
+    });
+  }, [page]);
+  return (
+    <div style={{ padding: 16 }}>
+      <Form layout="inline" style={{ marginBottom: 16 }}>
+        <Form.Item name="keyword" label="Keyword">
+          <Input allowClear placeholder="Name or ID" />
+        </Form.Item>
+        <Form.Item name="env" label="Environment">
+          <Select allowClear style={{ width: 160 }} options={[{ value: 'dev', label: 'dev' }, { value: 'pre', label: 'pre' }, { value: 'prod', label: 'prod' }]} />
+        </Form.Item>
+        <Form.Item name="created" label="Created">
+          <DatePicker.RangePicker />
+        </Form.Item>
+        <Form.Item>
+          <Space>
+            <Button type="primary">Search</Button>
+            <Button>Reset</Button>
+          </Space>
+        </Form.Item>
+      </Form>
+      <Space style={{ marginBottom: 16 }}>
+        <Button type="primary">Add</Button>
+      </Space>
+      <Table<BenchRow>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={loading}
+        scroll={{ x: 1800 }}
+        pagination={{ current: page, pageSize, total, showSizeChanger: false, onChange: setPage }}
+      />
+    </div>
+  );
+}
+
+try {
+  const root = createRoot(document.getElementById('root')!);
+  renderStart();
+  root.render(
+    <ConfigProvider>
+      <ListPage />
+    </ConfigProvider>,
+  );
+  void waitForCount('tr.ant-table-row', pageSize);
+} catch (err) {
+  fail(err);
+}

@@ -1,0 +1,83 @@
+/**
+ * `npm run bench`: measures the API, the console pages, the bundle and start-up, each
+ * against a baseline measured in the same run, prints a table and writes
+ * bench/results/latest.json. `--smoke` is the short CI run; `--only` picks figures.
+ * See docs/performance.md.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiSuite } from './api/api.bench.js';
+import { bundleSuite } from './console/bundle.bench.js';
+import { consoleSuite } from './console/console.bench.js';
+import { matches, parseArgs, USAGE } from './lib/args.js';
+import { describeMachine } from './lib/machine.js';
+import { printTable, writeReport, type Report } from './lib/report.js';
+import { checkGoal, type Figure, type Suite, type SuiteContext } from './lib/result.js';
+import { FIGURE_IDS } from './lib/figures.js';
+import { startupSuite } from './startup/startup.bench.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const suites: Suite[] = [startupSuite, apiSuite, consoleSuite, bundleSuite];
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.list) {
+    for (const id of FIGURE_IDS) console.log(id);
+    return 0;
+  }
+  const started = Date.now();
+  const ctx: SuiteContext = {
+    smoke: args.smoke,
+    only: args.only,
+    skipPeer: args.skipPeer,
+    runs: args.runs ?? (args.smoke ? 2 : 7),
+    root,
+    facts: {},
+    log: (msg) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`),
+    wants: (prefix) => FIGURE_IDS.some((id) => id.startsWith(prefix) && matches(args.only, id)),
+  };
+  const figures: Figure[] = [];
+  const errors: Report['errors'] = [];
+  for (const suite of suites) {
+    if (!ctx.wants(suite.id)) continue;
+    ctx.log(`${suite.title}…`);
+    try {
+      const got = await suite.run(ctx);
+      figures.push(...got.filter((f) => matches(args.only, f.id)).map(checkGoal));
+    } catch (err) {
+      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      errors.push({ suite: suite.id, message });
+      ctx.log(`${suite.id} FAILED: ${message}`);
+    }
+  }
+  const report: Report = {
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationS: Math.round((Date.now() - started) / 1000),
+    mode: args.smoke ? 'smoke' : 'full',
+    only: args.only,
+    machine: describeMachine(),
+    facts: ctx.facts,
+    figures,
+    errors,
+  };
+  const out = path.resolve(root, args.out ?? `bench/results/${args.smoke ? 'smoke' : 'latest'}.json`);
+  writeReport(out, report);
+  printTable(figures);
+  console.log(`\n${figures.length} figures in ${report.durationS} s → ${path.relative(root, out)}`);
+  if (args.smoke) console.log('(smoke run: small data and short runs — the figures only show that the bench works)');
+  for (const e of errors) console.log(`\nsuite ${e.suite} failed:\n${e.message}`);
+  return errors.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatProblem } from '../../server/schemas/problems.js';
+import { runChecks } from './check.js';
+import { resolveBase } from './git.js';
+import { FORM_FILE, LIST_FILE, makeFixture, type Fixture } from './test-fixture.js';
+
+let fx: Fixture;
+beforeEach(() => {
+  fx = makeFixture();
+});
+afterEach(() => fx.cleanup());
+
+const lines = async (base: string | null = null) => (await runChecks(fx.inputs(base))).problems.map(formatProblem);
+
+describe('schemas:check', () => {
+  it('passes a valid tree', async () => {
+    expect(await lines()).toEqual([]);
+  });
+
+  it('fails on an unknown widget', async () => {
+    fx.edit(LIST_FILE, (d) => (d.columns[1].widget = 'Blink'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/columns/1/widget: unknown widget "Blink" (not in src/widgets/names.ts)`]);
+  });
+
+  it('fails on an unknown x-component inside a Formily field', async () => {
+    fx.edit(FORM_FILE, (d) => (d.schema.properties.name['x-component'] = 'Marquee'));
+    expect(await lines()).toEqual([
+      `${FORM_FILE}#/schema/properties/name/x-component: unknown widget "Marquee" (not in src/widgets/names.ts)`,
+    ]);
+  });
+
+  it('fails on an unknown enum', async () => {
+    fx.edit(LIST_FILE, (d) => (d.columns[1].enum = 'task_state'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/columns/1/enum: unknown enum "task_state" (no schemas/enums/task_state.json)`]);
+  });
+
+  it('fails on an i18n key missing in one locale (including x-component-props and x-validator messages)', async () => {
+    fx.edit('src/locales/en-US/demo.json', (d) => {
+      delete d.item.name_placeholder;
+      delete d.item.name_required;
+    });
+    expect(await lines()).toEqual([
+      `${FORM_FILE}#/schema/properties/name/x-validator/0/message: i18n key "demo.item.name_required" missing in en-US`,
+      `${LIST_FILE}#/filters/properties/name/x-component-props/placeholder: i18n key "demo.item.name_placeholder" missing in en-US`,
+    ]);
+  });
+
+  it('fails on an unknown API path', async () => {
+    fx.edit(LIST_FILE, (d) => (d.rowActions[0].api = 'POST item/remove'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/rowActions/0/api: unknown API "POST item/remove" (no such route on the server)`]);
+  });
+
+  it('fails on a known path with the wrong method', async () => {
+    fx.edit(LIST_FILE, (d) => (d.data.api = 'POST item/list'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/data/api: unknown API "POST item/list" (no such route on the server)`]);
+  });
+
+  it('fails on an unknown permission key', async () => {
+    fx.edit(LIST_FILE, (d) => (d.rowActions[0].permission = 'admin_center.demo.item.remove'));
+    expect(await lines()).toEqual([
+      `${LIST_FILE}#/rowActions/0/permission: unknown permission key "admin_center.demo.item.remove" (not in the permission manifest)`,
+    ]);
+  });
+
+  it('fails on a duplicate id', async () => {
+    fx.write('schemas/pages/demo/copy.list.json', { ...fx.read(LIST_FILE), routes: undefined });
+    expect(await lines()).toEqual([
+      `schemas/pages/demo/item.list.json#/id: duplicate id "demo.item_list" (also in schemas/pages/demo/copy.list.json)`,
+    ]);
+  });
+
+  it('fails on a duplicate route', async () => {
+    fx.write('schemas/pages/demo/other.list.json', { ...fx.read(LIST_FILE), id: 'demo.other_list' });
+    expect(await lines()).toEqual([
+      `schemas/pages/demo/other.list.json#/routes/0: duplicate route "/admin_center/demo/items" (also in ${LIST_FILE})`,
+    ]);
+  });
+
+  it('fails on a route missing from the manifest', async () => {
+    fx.edit(LIST_FILE, (d) => d.routes.push('/admin_center/demo/gadgets'));
+    expect(await lines()).toEqual([
+      `${LIST_FILE}#/routes/1: route "/admin_center/demo/gadgets" is not in the permission manifest (add it to src/contract/permission-manifest.ts)`,
+    ]);
+  });
+
+  it('fails on an unknown referenced schema', async () => {
+    fx.edit(LIST_FILE, (d) => (d.toolbar[0].form = 'demo.item_from'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/toolbar/0/form: unknown schema "demo.item_from"`]);
+  });
+
+  it('fails when openForm names a schema that is not a form', async () => {
+    fx.edit(LIST_FILE, (d) => (d.toolbar[0].form = 'demo.item_list'));
+    expect(await lines()).toEqual([`${LIST_FILE}#/toolbar/0/form: "demo.item_list" is a list schema, expected a form`]);
+  });
+
+  it('fails on a meta-schema violation, naming file and pointer', async () => {
+    fx.edit(LIST_FILE, (d) => {
+      delete d.columns[0].title;
+      d.columns[1].colour = 'red';
+    });
+    expect(await lines()).toEqual([
+      `${LIST_FILE}#/columns/0/title: required property is missing`,
+      `${LIST_FILE}#/columns/1/colour: unknown property (not in the schema language)`,
+    ]);
+  });
+
+  it('names the allowed action types instead of every union branch', async () => {
+    fx.edit(LIST_FILE, (d) => (d.toolbar[0].type = 'openModal'));
+    const out = await lines();
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(new RegExp(`^${LIST_FILE}#/toolbar/0: unknown type "openModal" \\(allowed: .*openForm.*\\)$`));
+  });
+
+  it('fails on an unsupported schemaVersion', async () => {
+    fx.edit(FORM_FILE, (d) => (d.schemaVersion = 2));
+    expect(await lines()).toEqual([`${FORM_FILE}#/schemaVersion: schemaVersion 2 is not supported (supported: 1)`]);
+  });
+
+  it('fails on invalid JSON', async () => {
+    fx.write(FORM_FILE, '{ "id": ');
+    const out = await lines();
+    expect(out).toHaveLength(2); // the JSON error, and the list's openForm now points nowhere
+    expect(out[0]).toMatch(new RegExp(`^${FORM_FILE}#: invalid JSON`));
+  });
+
+  describe('version raised since the git base', () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: fx.root, stdio: 'pipe' });
+    beforeEach(() => {
+      git('init', '-q');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'base');
+    });
+
+    it('fails on a changed file whose version was not raised', async () => {
+      fx.edit(LIST_FILE, (d) => (d.columns[0].width = 200));
+      const base = await resolveBase(fx.root, null);
+      const out = await lines(base);
+      expect(out).toEqual([
+        `${LIST_FILE}#/version: changed since ${base!.slice(0, 12)} but version not raised (was 1, now 1; set 2)`,
+      ]);
+    });
+
+    it('passes when the version was raised, on formatting-only changes and for new files', async () => {
+      fx.edit(LIST_FILE, (d) => {
+        d.columns[0].width = 200;
+        d.version = 2;
+      });
+      fx.write(FORM_FILE, JSON.stringify(fx.read(FORM_FILE))); // reformatted only
+      fx.write('schemas/pages/demo/new.list.json', { ...fx.read(LIST_FILE), id: 'demo.new_list', routes: undefined });
+      expect(await lines(await resolveBase(fx.root, 'HEAD'))).toEqual([]);
+    });
+  });
+});

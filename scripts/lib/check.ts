@@ -1,0 +1,129 @@
+/**
+ * The checks of `npm run schemas:check`, as functions over a project tree, so tests run
+ * them on small fixture trees. Each returns problems (`file#/pointer: reason`); none throws
+ * for a broken schema.
+ */
+import path from 'node:path';
+import { canonicalJson } from '../../server/schemas/canonical.js';
+import { readSchemas } from '../../server/schemas/loader.js';
+import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
+import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
+import { type ParsedSchema } from '../../server/schemas/validate.js';
+import { changedSince, showAt } from './git.js';
+import { LOCALES, hasKey, readLocales, type LocaleTrees } from './locales.js';
+
+/** What the schemas are checked against; the CLI reads the real ones, tests pass their own. */
+export interface CheckInputs {
+  /** the project root: holds `schemas/` and `src/locales/` */
+  root: string;
+  /** registered widget names (src/widgets/names.ts) */
+  widgets: ReadonlySet<string>;
+  /** property names whose string values are i18n keys (TEXT_KEYS) */
+  textKeys: readonly string[];
+  /** server routes under /api/admin/ as `"METHOD path"` */
+  apis: ReadonlySet<string>;
+  /** flattened permission keys of the manifest */
+  permissionKeys: ReadonlySet<string>;
+  /** absolute route paths of the manifest (aliases included) */
+  manifestRoutes: ReadonlySet<string>;
+  /** git ref to compare versions with; null skips the version check */
+  base: string | null;
+}
+
+export interface CheckResult {
+  problems: SchemaProblem[];
+  schemas: ParsedSchema[];
+}
+
+export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
+  const schemasDir = path.join(inputs.root, 'schemas');
+  const { schemas, problems, brokenIds } = await readSchemas(schemasDir);
+  const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
+  problems.push(...checkReferences(schemas, inputs, locales, brokenIds));
+  if (inputs.base) problems.push(...(await checkVersions(schemas, inputs.root, inputs.base)));
+  return { problems: sortProblems(problems), schemas };
+}
+
+
+/** Cross-references of every valid schema: widgets, enums, i18n keys, APIs, permissions, schemas, routes. */
+export function checkReferences(
+  schemas: readonly ParsedSchema[],
+  inputs: Omit<CheckInputs, 'root' | 'base'>,
+  locales: LocaleTrees,
+  /** ids of files that exist but are invalid: references to them are not reported again */
+  brokenIds: ReadonlySet<string> = new Set(),
+): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const byId = new Map(schemas.map((s) => [s.id, s]));
+  for (const s of schemas) {
+    if (s.kind === 'enum') continue;
+    const add = (pointer: string, reason: string) => problems.push({ file: s.file, pointer, reason });
+    const refs = collectRefs(s.doc, inputs.textKeys);
+    for (const r of refs.widgets) {
+      if (!inputs.widgets.has(r.value)) add(r.pointer, `unknown widget "${r.value}" (not in src/widgets/names.ts)`);
+    }
+    for (const r of refs.enums) {
+      const e = byId.get(r.value);
+      if (brokenIds.has(r.value)) continue;
+      if (!e || e.kind !== 'enum') add(r.pointer, `unknown enum "${r.value}" (no schemas/enums/${r.value}.json)`);
+    }
+    for (const r of refs.texts) {
+      const missing = LOCALES.filter((l) => !hasKey(locales[l] ?? {}, r.value));
+      if (missing.length) add(r.pointer, `i18n key "${r.value}" missing in ${missing.join(' and ')}`);
+    }
+    for (const r of refs.apis) {
+      const api = parseApiRef(r.value);
+      if (api && !inputs.apis.has(`${api.method} ${api.path}`)) add(r.pointer, `unknown API "${r.value}" (no such route on the server)`);
+    }
+    for (const r of refs.permissions) {
+      if (!inputs.permissionKeys.has(r.value)) add(r.pointer, `unknown permission key "${r.value}" (not in the permission manifest)`);
+    }
+    for (const r of refs.schemas) {
+      const target = byId.get(r.value);
+      if (brokenIds.has(r.value)) continue;
+      const want = r.pointer.endsWith('/form') ? 'form' : r.pointer.endsWith('/list') ? 'list' : null;
+      if (!target) add(r.pointer, `unknown schema "${r.value}"`);
+      else if (target.kind === 'enum') add(r.pointer, `"${r.value}" is an enum, not a page or form schema`);
+      else if (want && target.kind !== want) add(r.pointer, `"${r.value}" is a ${target.kind} schema, expected a ${want}`);
+    }
+    for (const r of refs.routes) {
+      if (!inputs.manifestRoutes.has(r.value)) {
+        add(r.pointer, `route "${r.value}" is not in the permission manifest (add it to src/contract/permission-manifest.ts)`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Every schema file changed since `base` must carry a higher `version` than it had there.
+ * New files pass; a change of formatting only (same canonical JSON) needs no bump.
+ */
+export async function checkVersions(schemas: readonly ParsedSchema[], root: string, base: string): Promise<SchemaProblem[]> {
+  const changed = new Set(await changedSince(root, base, ['schemas/pages', 'schemas/forms', 'schemas/enums']));
+  const problems: SchemaProblem[] = [];
+  await Promise.all(
+    schemas
+      .filter((s) => changed.has(s.file))
+      .map(async (s) => {
+        const text = await showAt(root, base, s.file);
+        if (text === null) return;
+        let old: { version?: unknown };
+        try {
+          old = JSON.parse(text) as { version?: unknown };
+        } catch {
+          return; // the old file was broken; any version will do
+        }
+        if (canonicalJson(old) === canonicalJson(s.doc)) return;
+        const was = typeof old.version === 'number' ? old.version : 0;
+        if (s.version <= was) {
+          problems.push({
+            file: s.file,
+            pointer: '/version',
+            reason: `changed since ${base.slice(0, 12)} but version not raised (was ${was}, now ${s.version}; set ${was + 1})`,
+          });
+        }
+      }),
+  );
+  return problems;
+}

@@ -1,0 +1,53 @@
+/**
+ * The real inputs of the schema check, read from the project: widget names, TEXT_KEYS,
+ * server routes, permission keys and routes of the manifest. Kept apart from the checks so
+ * tests can pass their own.
+ */
+import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
+import { allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
+import type { CheckInputs } from './check.js';
+
+/** Widget names: the string array (or set) exported by src/widgets/names.ts. */
+export async function readWidgetNames(): Promise<Set<string>> {
+  const mod = (await import('../../src/widgets/names.js')) as Record<string, unknown>;
+  const preferred = ['WIDGET_NAMES', 'widgetNames', 'default'];
+  const keys = [...preferred.filter((k) => k in mod), ...Object.keys(mod).filter((k) => !preferred.includes(k))];
+  for (const k of keys) {
+    const v = mod[k];
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return new Set(v as string[]);
+    if (v instanceof Set) return new Set([...v].map(String));
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const vals = Object.values(v);
+      if (vals.length && vals.every((x) => typeof x === 'string')) return new Set(vals as string[]);
+    }
+  }
+  throw new Error('src/widgets/names.ts exports no list of widget names');
+}
+
+/** `"METHOD path"` of every route under /api/admin/. */
+export async function readApiRoutes(): Promise<Set<string>> {
+  const { allRoutes } = await import('../../server/routes/index.js');
+  const routes = await allRoutes();
+  return new Set(routes.filter((r) => (r.base ?? 'admin') === 'admin').map((r) => `${r.method} ${r.path}`));
+}
+
+export function manifestRoutes(): Set<string> {
+  const out = new Set<string>();
+  for (const e of flattenManifest()) {
+    if (e.path) out.add(e.path);
+    for (const a of e.node.aliases ?? []) out.add(`/${e.module}/${a}`);
+  }
+  return out;
+}
+
+export async function projectInputs(root: string, base: string | null): Promise<CheckInputs> {
+  return {
+    root,
+    widgets: await readWidgetNames(),
+    textKeys: TEXT_KEYS,
+    apis: await readApiRoutes(),
+    permissionKeys: allPermissionKeys(),
+    manifestRoutes: manifestRoutes(),
+    base,
+  };
+}

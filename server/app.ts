@@ -1,0 +1,64 @@
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import type { RouteDef } from './http/route.js';
+import { checkRouteAccess, registerRoutes } from './http/register.js';
+import { registerDocs } from './plugins/docs.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerStatic } from './plugins/static.js';
+import { registerValidation } from './plugins/validation.js';
+import { allRoutes } from './routes/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the settings the app was built with (routes read e.g. cookieSecure via ctx.req.server) */
+    backofficeConfig: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** defaults to every route of server/routes/index.ts */
+  routes?: RouteDef[];
+}
+
+/** Never logged: tokens, cookies, passwords (Fastify's default serializers skip bodies too). */
+export const LOG_REDACT = [
+  'req.headers["admin-token"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'body.password',
+  'body.old_password',
+  'body.new_password',
+];
+
+/**
+ * The whole app as one Fastify instance (not listening): tests call `inject` or `listen`;
+ * only server/server.ts listens for real. The database must already be migrated and seeded.
+ * Throws when a route declares no access (deny by default).
+ */
+export async function buildApp({ config, db, routes }: AppOptions): Promise<FastifyInstance> {
+  const list = routes ?? (await allRoutes());
+  checkRouteAccess(list);
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
+  });
+  app.decorate('backofficeConfig', config);
+  registerValidation(app);
+  registerErrorHandling(app);
+  await registerSecurity(app);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
+  await registerDocs(app, config.version);
+  registerRoutes(app, db, list);
+  await registerStatic(app, config.staticDir);
+  return app;
+}

@@ -1,0 +1,52 @@
+import { DEFAULT_PAGE_SIZE, type Page } from '../../src/contract/codes.js';
+import type { Queryable } from '../db/db.js';
+import type { JsonSchema } from './route.js';
+
+export const MAX_PAGE_SIZE = 1000;
+
+/** Query-schema properties every list takes: `page` (from 1) and `page_size` (default 10, max 1000). */
+export const pageProps: Record<string, JsonSchema> = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+};
+
+/** Reply schema of a page of `item`. */
+export const pageReply = (item: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: {
+    list: { type: 'array', items: item },
+    total: { type: 'integer' },
+    page: { type: 'integer' },
+    page_size: { type: 'integer' },
+    total_estimated: { type: 'boolean' },
+  },
+});
+
+export interface PageQuery {
+  page?: number;
+  page_size?: number;
+}
+
+/**
+ * Runs `SELECT ... FROM ... WHERE ...` as one page. `fromWhere` is everything after the
+ * select list (FROM, JOINs, WHERE) with $n placeholders for `params`; `orderBy` e.g. `id DESC`.
+ */
+export async function paged<T>(
+  q: Queryable,
+  opts: { select: string; fromWhere: string; orderBy: string; params?: unknown[] },
+  query: PageQuery,
+): Promise<Page<T>> {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.page_size ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const params = opts.params ?? [];
+  const n = params.length;
+  const [rows, count] = await Promise.all([
+    q.query<T>(`SELECT ${opts.select} ${opts.fromWhere} ORDER BY ${opts.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [
+      ...params,
+      pageSize,
+      (page - 1) * pageSize,
+    ]),
+    q.query<{ total: number }>(`SELECT count(*)::int AS total ${opts.fromWhere}`, params),
+  ]);
+  return { list: rows.rows, total: count.rows[0]?.total ?? 0, page, page_size: pageSize };
+}

@@ -1,0 +1,145 @@
+import type { MultipartFile } from '@fastify/multipart';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import type { RouteDef } from '../http/route.js';
+import { invalid } from '../http/errors.js';
+import { inRawTx, sendOk } from './engine/raw.js';
+import { mustExist } from './engine/refs.js';
+import { check } from './engine/validate.js';
+import type { Permission, ResourceDef } from './engine/types.js';
+
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 20000;
+const REQUIRED = ['product_id', 'title'] as const;
+const KNOWN = ['shop_id', 'product_id', 'title', 'price', 'policy', 'remark'];
+
+type Cells = Record<string, string>;
+
+async function readTable(name: string, data: Buffer): Promise<Cells[]> {
+  const ext = name.toLowerCase().split('.').pop();
+  if (ext === 'csv') {
+    const parsed = Papa.parse<Cells>(data.toString('utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: 'greedy',
+      transformHeader: (h) => h.trim().toLowerCase(),
+    });
+    if (parsed.errors.some((e) => e.type === 'Delimiter' || e.type === 'Quotes')) {
+      throw invalid([{ field: 'file', message: `the CSV cannot be read: ${parsed.errors[0].message}` }]);
+    }
+    return parsed.data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '').trim()])));
+  }
+  if (ext === 'xlsx') {
+    const wb = new ExcelJS.Workbook();
+    try {
+      await wb.xlsx.load(data as unknown as ArrayBuffer);
+    } catch {
+      throw invalid([{ field: 'file', message: 'the XLSX file cannot be read' }]);
+    }
+    const ws = wb.worksheets[0];
+    if (!ws) return [];
+    const header: string[] = [];
+    ws.getRow(1).eachCell((c, i) => (header[i] = String(c.text ?? '').trim().toLowerCase()));
+    const rows: Cells[] = [];
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      const r: Cells = {};
+      header.forEach((h, i) => h && (r[h] = String(row.getCell(i).text ?? '').trim()));
+      if (Object.values(r).some(Boolean)) rows.push(r);
+    });
+    return rows;
+  }
+  throw invalid([{ field: 'file', message: 'upload a .csv or .xlsx file / 请上传 CSV 或 XLSX 文件' }]);
+}
+
+interface Failure {
+  row: number;
+  product_id: string;
+  reason: string;
+}
+
+/**
+ * `import-product`: multipart `file` (CSV or XLSX, header row with product_id, title and optionally
+ * shop_id, price, policy, remark) and an optional `shop_id` field used when the file has no
+ * shop_id column. A file that fails as a whole (unreadable, no rows, missing columns, too many
+ * rows) writes nothing (40001). Otherwise each row is imported, skipped (already exists / repeated
+ * in the file) or failed with its reason, in one transaction with one audit row.
+ */
+export function importRoute(def: ResourceDef, permission: Permission): RouteDef {
+  const fieldsSchema = { type: 'object', additionalProperties: false, properties: { shop_id: { type: 'integer', minimum: 1 } } };
+  return {
+    method: 'POST',
+    path: `${def.name}/import-product`,
+    access: { permission },
+    summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
+    raw: 'multipart',
+    handler: async (ctx) => {
+      const fields: Record<string, string> = {};
+      let file: { name: string; data: Buffer } | null = null;
+      if (!ctx.req.isMultipart()) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
+      for await (const part of ctx.req.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } })) {
+        if (part.type === 'file') {
+          const f = part as MultipartFile;
+          const data = await f.toBuffer().catch(() => null);
+          if (!data || f.file.truncated) throw invalid([{ field: 'file', message: 'file is larger than 10 MB / 文件不能超过 10 MB' }]);
+          file = { name: f.filename, data };
+        } else fields[part.fieldname] = String((part as { value: unknown }).value);
+      }
+      const form = check<{ shop_id?: number }>(fieldsSchema, fields);
+      if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
+      const rows = await readTable(file.name, file.data);
+      if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows' }]);
+      if (rows.length > IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${IMPORT_MAX_ROWS} rows per file` }]);
+      const cols = new Set(Object.keys(rows[0]));
+      const missing = REQUIRED.filter((c) => !cols.has(c));
+      if (!cols.has('shop_id') && !form.shop_id) missing.push('shop_id' as never);
+      if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')}` }]);
+      const unknown = [...cols].filter((c) => !KNOWN.includes(c));
+      if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')}` }]);
+
+      const result = await inRawTx(ctx, async (tx) => {
+        if (form.shop_id) await mustExist(tx.db, 'shop', form.shop_id, 'shop_id');
+        const failed: Failure[] = [];
+        const skipped: Failure[] = [];
+        const seen = new Set<string>();
+        const shopOk = new Map<number, boolean>();
+        let imported = 0;
+        for (const [i, r] of rows.entries()) {
+          const rowNo = i + 2; // header is row 1
+          const pid = r.product_id ?? '';
+          const shopId = r.shop_id ? Number(r.shop_id) : form.shop_id;
+          const price = r.price ? Number(r.price) : 0;
+          const reason =
+            !pid ? 'product_id is empty'
+            : !/^[A-Za-z0-9_-]{1,60}$/.test(pid) ? 'product_id must be 1-60 letters, digits, _ or -'
+            : !r.title ? 'title is empty'
+            : r.title.length > 300 ? 'title is longer than 300 characters'
+            : !Number.isInteger(shopId) || (shopId as number) < 1 ? 'shop_id is not a valid id'
+            : !Number.isFinite(price) || price < 0 || price > 9999999999 ? 'price is not a valid amount'
+            : (r.policy ?? '').length > 20000 ? 'policy is longer than 20000 characters'
+            : (r.remark ?? '').length > 1000 ? 'remark is longer than 1000 characters'
+            : null;
+          if (reason) { failed.push({ row: rowNo, product_id: pid, reason }); continue; }
+          if (!shopOk.has(shopId!)) {
+            const s = await tx.db.query(`SELECT 1 FROM shop WHERE id = $1`, [shopId]);
+            shopOk.set(shopId!, s.rows.length > 0);
+          }
+          if (!shopOk.get(shopId!)) { failed.push({ row: rowNo, product_id: pid, reason: `shop ${shopId} does not exist` }); continue; }
+          const key = `${shopId}:${pid}`;
+          if (seen.has(key)) { skipped.push({ row: rowNo, product_id: pid, reason: 'repeated in the file' }); continue; }
+          seen.add(key);
+          const ins = await tx.db.query(
+            `INSERT INTO douyin_product (shop_id, product_id, title, price, policy, remark) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (shop_id, product_id) DO NOTHING RETURNING id`,
+            [shopId, pid, r.title, price, r.policy ?? '', r.remark ?? ''],
+          );
+          if (ins.rows.length) imported++;
+          else skipped.push({ row: rowNo, product_id: pid, reason: 'already exists' });
+        }
+        const summary = { file: file!.name, total: rows.length, imported, skipped: skipped.length, failed: failed.length };
+        await tx.audit({ action: 'import', resource: def.auditName ?? def.name, targetId: null, after: summary });
+        return { ...summary, skipped_rows: skipped, failed_rows: failed };
+      });
+      return sendOk(ctx.reply, result);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { RouteContext, RouteDef } from '../http/route.js';
+import { conflict } from '../http/errors.js';
+import { F } from './engine/fields.js';
+import { mustExist } from './engine/refs.js';
+import { mustFind, updateRow } from './engine/routes.js';
+import { ID } from './engine/schemas.js';
+import type { ResourceDef } from './engine/types.js';
+import { K } from './keys.js';
+import { importRoute } from './douyin-import.js';
+
+const PERM = [K.productKnowledge, K.policyImport];
+
+/** Products of Douyin shops with the policy (after-sales / shipping knowledge) the AI uses for them. */
+export const douyinProduct: ResourceDef = {
+  name: 'shop/douyin-shop-policy-product',
+  auditName: 'douyin_product',
+  table: 'douyin_product',
+  keyword: "to_tsvector('simple', t.title)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: F.shopId({ createOnly: true }),
+    shop_name: F.shopName(),
+    product_id: { schema: { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9_-]+$' }, required: true, createOnly: true, filter: 'eq' },
+    title: F.str(300, { required: true }, 1),
+    price: F.money({ select: 't.price::float8' }),
+    policy: F.text(20000, { detailOnly: true }),
+    remark: F.str(1000),
+    status: F.enumOf([0, 1]),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: PERM },
+    detail: { permission: PERM },
+    create: { permission: PERM },
+    update: { permission: PERM },
+  },
+  validate: async (v, ctx, mode) => {
+    if (mode !== 'create') return;
+    await mustExist(ctx.db, 'shop', v.shop_id, 'shop_id');
+    const r = await ctx.db.query(`SELECT id FROM douyin_product WHERE shop_id = $1 AND product_id = $2`, [v.shop_id, v.product_id]);
+    if (r.rows.length) throw conflict(`product ${String(v.product_id)} already exists in this shop`);
+  },
+};
+
+douyinProduct.actions = [
+  importRoute(douyinProduct, PERM),
+  {
+    method: 'POST',
+    path: 'shop/douyin-shop-policy-product/update-remark',
+    access: { permission: PERM },
+    body: { type: 'object', additionalProperties: false, required: ['id', 'remark'], properties: { id: ID, remark: { type: 'string', maxLength: 1000 } } },
+    handler: async (ctx) => {
+      const b = ctx.body as { id: number; remark: string };
+      const before = await mustFind(douyinProduct, ctx as RouteContext, b.id);
+      return updateRow(douyinProduct, ctx as RouteContext, b.id, { remark: b.remark }, before, 'update_remark');
+    },
+  },
+  {
+    method: 'POST',
+    path: 'shop/douyin-shop-policy-product/check-product-exists',
+    access: { permission: PERM },
+    summary: 'Whether a product id is already registered for the shop',
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['shop_id', 'product_id'],
+      properties: { shop_id: ID, product_id: { type: 'string', minLength: 1, maxLength: 60 } },
+    },
+    reply: { type: 'object', properties: { exists: { type: 'boolean' }, id: { type: ['integer', 'null'] } } },
+    handler: async (ctx) => {
+      const b = ctx.body as { shop_id: number; product_id: string };
+      const r = await ctx.db.query<{ id: number }>(`SELECT id FROM douyin_product WHERE shop_id = $1 AND product_id = $2`, [b.shop_id, b.product_id]);
+      return { exists: r.rows.length > 0, id: r.rows[0]?.id ?? null };
+    },
+  },
+] satisfies RouteDef[];

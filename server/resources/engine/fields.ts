@@ -1,0 +1,46 @@
+import type { FieldDef } from './types.js';
+
+/** Small builders for the common field shapes. */
+export const F = {
+  id: (): FieldDef => ({ schema: { type: 'integer' }, readOnly: true, sort: true }),
+  createdAt: (): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, readOnly: true, filter: 'range', sort: true }),
+  updatedAt: (): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, readOnly: true }),
+  str: (maxLength: number, extra: Partial<FieldDef> = {}, minLength = 0): FieldDef => ({
+    schema: { type: 'string', maxLength, ...(minLength ? { minLength } : {}) },
+    ...extra,
+  }),
+  text: (maxLength = 20000, extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', maxLength }, ...extra }),
+  int: (minimum: number, maximum: number, extra: Partial<FieldDef> = {}): FieldDef => ({
+    schema: { type: 'integer', minimum, maximum },
+    ...extra,
+  }),
+  money: (extra: Partial<FieldDef> = {}): FieldDef => ({
+    schema: { type: 'number', minimum: 0, maximum: 9999999999 },
+    filter: 'range',
+    sort: true,
+    ...extra,
+  }),
+  enumOf: <T extends string | number>(values: readonly T[], extra: Partial<FieldDef> = {}): FieldDef => ({
+    schema: { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values] },
+    filter: 'eq',
+    ...extra,
+  }),
+  bool: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'boolean' }, filter: 'eq', ...extra }),
+  dateTime: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, ...extra }),
+  email: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', format: 'email', maxLength: 200 }, ...extra }),
+  url: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', maxLength: 500, pattern: '^(https?://\\S+)?$' }, ...extra }),
+  /** a shop reference: filterable, required on create */
+  shopId: (extra: Partial<FieldDef> = {}): FieldDef => ({
+    schema: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    filter: 'eq',
+    required: true,
+    ...extra,
+  }),
+  /** the shop's name, read through a correlated lookup by primary key */
+  shopName: (col = 'shop_id'): FieldDef => ({
+    schema: { type: 'string' },
+    nullable: true,
+    virtual: true,
+    select: `(SELECT s.name FROM shop s WHERE s.id = t.${col})`,
+  }),
+};

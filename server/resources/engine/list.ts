@@ -1,0 +1,136 @@
+import type { Page } from '../../../src/contract/codes.js';
+import type { Queryable } from '../../db/db.js';
+import type { ResourceDef, Row } from './types.js';
+
+/**
+ * `total` rule (docs/business-api.md): the planner's row estimate for the filtered query is read
+ * first (EXPLAIN, cheap). Below EXACT_COUNT_LIMIT rows the count is exact (count(*) over an
+ * index is fast there); above it the estimate is returned with `total_estimated: true`, as
+ * PostgREST's `count=estimated` does. Exact counts of millions of rows per request would
+ * cost a full index/heap scan each time.
+ */
+export const EXACT_COUNT_LIMIT = 50_000;
+
+export class Sql {
+  readonly params: unknown[] = [];
+  readonly where: string[] = [];
+  /** adds a parameter and returns its placeholder */
+  p(v: unknown): string {
+    this.params.push(v);
+    return `$${this.params.length}`;
+  }
+  get whereSql(): string {
+    return this.where.length ? ` WHERE ${this.where.join(' AND ')}` : '';
+  }
+}
+
+/** `acme store` → `acme:* & store:*` (tsquery special characters dropped). */
+export function toPrefixQuery(keyword: string): string | null {
+  const words = keyword
+    .split(/\s+/)
+    .map((w) => w.replace(/[&|!():*<>'"\\@~-]/g, ''))
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `${w.toLowerCase()}:*`).join(' & ') : null;
+}
+
+const column = (def: ResourceDef, name: string) => `t.${def.fields[name]?.column ?? name}`;
+
+/** Adds the declared filters present in `query` to `sql`. */
+export function applyFilters(def: ResourceDef, query: Record<string, unknown>, sql: Sql): void {
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (!f.filter) continue;
+    const col = column(def, name);
+    const cast = f.schema.format === 'date-time' ? '::timestamptz' : '';
+    if (f.filter === 'range') {
+      const from = query[`${name}_from`];
+      const to = query[`${name}_to`];
+      if (from !== undefined && from !== '') sql.where.push(`${col} >= ${sql.p(from)}${cast}`);
+      if (to !== undefined && to !== '') {
+        // a bare date as the upper bound means the whole day
+        const end = typeof to === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to} 23:59:59.999` : to;
+        sql.where.push(`${col} <= ${sql.p(end)}${cast}`);
+      }
+      continue;
+    }
+    const v = query[name];
+    if (v === undefined || v === '' || v === null) continue;
+    sql.where.push(f.filter === 'ci' ? `lower(${col}) = lower(${sql.p(v)})` : `${col} = ${sql.p(v)}`);
+  }
+  const kw = typeof query.keyword === 'string' ? query.keyword.trim() : '';
+  if (!kw) return;
+  const ors: string[] = [];
+  if (def.keywordIds && /^\d{1,9}$/.test(kw)) {
+    const p = sql.p(Number(kw));
+    for (const c of def.keywordIds) ors.push(`t.${c} = ${p}`);
+  }
+  const tsq = def.keyword ? toPrefixQuery(kw) : null;
+  if (tsq) ors.push(`${def.keyword} @@ to_tsquery('simple', ${sql.p(tsq)})`);
+  sql.where.push(ors.length ? `(${ors.join(' OR ')})` : 'false');
+}
+
+export function selectList(def: ResourceDef, list: boolean): string {
+  return Object.entries(def.fields)
+    .filter(([, f]) => !(list && f.detailOnly))
+    .map(([name, f]) => `${f.select ?? `t.${f.column ?? name}`} AS "${name}"`)
+    .join(', ');
+}
+
+/** Exact or estimated count of `FROM <table> t <where>`. */
+export async function countRows(
+  db: Queryable,
+  from: string,
+  sql: Sql,
+): Promise<{ total: number; estimated: boolean }> {
+  const plan = await db.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> | string }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}${sql.whereSql}`,
+    sql.params,
+  );
+  const raw = plan.rows[0]['QUERY PLAN'];
+  const parsed = typeof raw === 'string' ? (JSON.parse(raw) as Array<{ Plan: { 'Plan Rows': number } }>) : raw;
+  const estimate = Math.round(parsed[0].Plan['Plan Rows']);
+  if (estimate < EXACT_COUNT_LIMIT) {
+    const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from}${sql.whereSql}`, sql.params);
+    return { total: r.rows[0].n, estimated: false };
+  }
+  return { total: estimate, estimated: true };
+}
+
+export interface ListOptions {
+  /** extra conditions added by a bespoke list (already using `sql.p`) */
+  extra?: (sql: Sql) => void;
+}
+
+export async function listRows(
+  def: ResourceDef,
+  db: Queryable,
+  query: Record<string, unknown>,
+  opts: ListOptions = {},
+): Promise<Page<Row>> {
+  const page = Number(query.page ?? 1) || 1;
+  const pageSize = Number(query.page_size ?? 10) || 10;
+  const sql = new Sql();
+  applyFilters(def, query, sql);
+  opts.extra?.(sql);
+  const { total, estimated } = await countRows(db, `${def.table} t`, sql);
+  const sortField = typeof query.sort_by === 'string' && def.fields[query.sort_by]?.sort ? query.sort_by : def.defaultSort.field;
+  const order = query.sort_order === 'asc' || query.sort_order === 'desc' ? query.sort_order : def.defaultSort.order;
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  // id as the tie-breaker keeps pages stable
+  const orderBy = sortField === 'id' ? `t.id ${dir}` : `${column(def, sortField)} ${dir}, t.id ${dir}`;
+  const rows = await db.query<Row>(
+    `SELECT ${selectList(def, true)} FROM ${def.table} t ${def.joins ?? ''}${sql.whereSql} ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    sql.params,
+  );
+  const out: Page<Row> = { list: rows.rows, total, page, page_size: pageSize };
+  if (estimated) out.total_estimated = true;
+  return out;
+}
+
+export async function findRow(def: ResourceDef, db: Queryable, id: number, lock = false): Promise<Row | null> {
+  const r = await db.query<Row>(
+    `SELECT ${selectList(def, false)} FROM ${def.table} t ${def.joins ?? ''} WHERE t.id = $1${lock ? ' FOR UPDATE OF t' : ''}`,
+    [id],
+  );
+  return r.rows[0] ?? null;
+}

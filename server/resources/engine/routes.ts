@@ -1,0 +1,160 @@
+import type { RouteContext, RouteDef } from '../../http/route.js';
+import { notFound } from '../../http/errors.js';
+import {
+  createBodySchema,
+  idBody,
+  idQuery,
+  listQuerySchema,
+  pageSchema,
+  rowSchema,
+  updateBodySchema,
+} from './schemas.js';
+import { findRow, listRows } from './list.js';
+import { toAccess, type ResourceDef, type Row } from './types.js';
+
+const DEFAULT_PATH = { list: 'list', detail: 'detail', create: 'create', update: 'update', delete: 'delete' } as const;
+
+/** Columns and values of a body for INSERT / UPDATE (declared writable fields only). */
+function writableEntries(def: ResourceDef, body: Record<string, unknown>, mode: 'create' | 'update') {
+  const out: Array<[string, unknown]> = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.readOnly || f.virtual || !(name in body)) continue;
+    if (mode === 'update' && f.createOnly) continue;
+    out.push([f.column ?? name, body[name]]);
+  }
+  return out;
+}
+
+export async function insertRow(def: ResourceDef, ctx: RouteContext, values: Record<string, unknown>): Promise<Row> {
+  const entries = writableEntries(def, values, 'create');
+  const cols = entries.map(([c]) => c).join(', ');
+  const ph = entries.map((_, i) => `$${i + 1}`).join(', ');
+  const ins = await ctx.db.query<{ id: number }>(
+    entries.length
+      ? `INSERT INTO ${def.table} (${cols}) VALUES (${ph}) RETURNING id`
+      : `INSERT INTO ${def.table} DEFAULT VALUES RETURNING id`,
+    entries.map(([, v]) => v),
+  );
+  const row = (await findRow(def, ctx.db, ins.rows[0].id))!;
+  await ctx.audit({ action: 'create', resource: def.auditName ?? def.name, targetId: row.id as number, after: row });
+  return row;
+}
+
+export async function updateRow(
+  def: ResourceDef,
+  ctx: RouteContext,
+  id: number,
+  values: Record<string, unknown>,
+  before: Row,
+  action = 'update',
+): Promise<Row> {
+  const entries = writableEntries(def, values, 'update');
+  if (entries.length) {
+    const sets = entries.map(([c], i) => `${c} = $${i + 2}`);
+    if ('updated_at' in def.fields) sets.push('updated_at = now()');
+    await ctx.db.query(`UPDATE ${def.table} SET ${sets.join(', ')} WHERE id = $1`, [id, ...entries.map(([, v]) => v)]);
+  }
+  const after = (await findRow(def, ctx.db, id))!;
+  await ctx.audit({ action, resource: def.auditName ?? def.name, targetId: id, before, after });
+  return after;
+}
+
+/** Loads a row for a change (locked), or 40004. */
+export async function mustFind(def: ResourceDef, ctx: RouteContext, id: number): Promise<Row> {
+  const row = await findRow(def, ctx.db, id, true);
+  if (!row) throw notFound(def.name);
+  return row;
+}
+
+/** The RouteDefs of a resource: its allowed CRUD operations, then its bespoke actions. */
+export function resourceRoutes(def: ResourceDef): RouteDef[] {
+  const routes: RouteDef[] = [];
+  const ops = def.operations;
+  const path = (op: keyof typeof DEFAULT_PATH) => `${def.name}/${ops[op]?.path ?? DEFAULT_PATH[op]}`;
+  const tags = [def.name.split('/')[0]];
+  if (ops.list) {
+    routes.push({
+      method: 'GET',
+      path: path('list'),
+      access: toAccess(ops.list.permission),
+      tags,
+      summary: `List ${def.name}`,
+      query: listQuerySchema(def),
+      reply: pageSchema(rowSchema(def, true)),
+      handler: (ctx) => listRows(def, ctx.db, ctx.query as Record<string, unknown>),
+    });
+  }
+  if (ops.detail) {
+    routes.push({
+      method: 'GET',
+      path: path('detail'),
+      access: toAccess(ops.detail.permission),
+      tags,
+      summary: `One ${def.name}`,
+      query: idQuery,
+      reply: rowSchema(def),
+      handler: async (ctx) => {
+        const row = await findRow(def, ctx.db, Number((ctx.query as { id: number }).id));
+        if (!row) throw notFound(def.name);
+        return row;
+      },
+    });
+  }
+  if (ops.create) {
+    routes.push({
+      method: 'POST',
+      path: path('create'),
+      access: toAccess(ops.create.permission),
+      tags,
+      summary: `Create ${def.name}`,
+      body: createBodySchema(def),
+      reply: rowSchema(def),
+      handler: async (ctx) => {
+        const body = ctx.body as Record<string, unknown>;
+        await def.validate?.(body, ctx as RouteContext, 'create');
+        const row = await insertRow(def, ctx as RouteContext, body);
+        await def.afterCreate?.(row, ctx as RouteContext);
+        return row;
+      },
+    });
+  }
+  if (ops.update) {
+    routes.push({
+      method: 'POST',
+      path: path('update'),
+      access: toAccess(ops.update.permission),
+      tags,
+      summary: `Update ${def.name}`,
+      body: updateBodySchema(def),
+      reply: rowSchema(def),
+      handler: async (ctx) => {
+        const { id, ...values } = ctx.body as Record<string, unknown> & { id: number };
+        const before = await mustFind(def, ctx as RouteContext, id);
+        await def.validate?.(values, ctx as RouteContext, 'update', before);
+        const after = await updateRow(def, ctx as RouteContext, id, values, before);
+        await def.afterUpdate?.(after, before, ctx as RouteContext);
+        return after;
+      },
+    });
+  }
+  if (ops.delete) {
+    routes.push({
+      method: 'POST',
+      path: path('delete'),
+      access: toAccess(ops.delete.permission),
+      tags,
+      summary: `Delete ${def.name}`,
+      body: idBody,
+      reply: { type: 'object', properties: { id: { type: 'integer' } } },
+      handler: async (ctx) => {
+        const { id } = ctx.body as { id: number };
+        const before = await mustFind(def, ctx as RouteContext, id);
+        await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
+        await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
+        return { id };
+      },
+    });
+  }
+  for (const a of def.actions ?? []) routes.push({ tags, ...a });
+  return routes;
+}

@@ -1,0 +1,130 @@
+import type { JsonSchema } from '../../http/route.js';
+import type { FieldDef, ResourceDef } from './types.js';
+
+/** A date or date-time as a date picker sends it (`2026-01-31`, `2026-01-31 08:00:00`, ISO 8601). */
+export const DATE_PARAM: JsonSchema = {
+  type: 'string',
+  maxLength: 40,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+};
+
+export const ID: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };
+
+const isDate = (s: JsonSchema) => s.format === 'date-time';
+
+/** The value schema, with `null` allowed when the field is nullable. */
+export function valueSchema(f: FieldDef): JsonSchema {
+  if (!f.nullable) return f.schema;
+  const t = f.schema.type;
+  const types = Array.isArray(t) ? t : [t];
+  const out: JsonSchema = { ...f.schema, type: [...types, 'null'] };
+  if (Array.isArray(f.schema.enum)) out.enum = [...(f.schema.enum as unknown[]), null];
+  return out;
+}
+
+/** Schema of one row as the list and detail calls return it. */
+export function rowSchema(def: ResourceDef, list = false): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (list && f.detailOnly) continue;
+    // replies are not re-validated: drop constraints, keep types (and formats for dates)
+    const s = valueSchema(f);
+    const reply: JsonSchema = { type: s.type };
+    if (s.items) reply.items = s.items;
+    if (s.properties) reply.properties = s.properties;
+    if (s.additionalProperties !== undefined) reply.additionalProperties = s.additionalProperties;
+    if (s.description) reply.description = s.description;
+    properties[name] = reply;
+  }
+  return { type: 'object', properties };
+}
+
+export const pageSchema = (item: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: {
+    list: { type: 'array', items: item },
+    total: { type: 'integer' },
+    page: { type: 'integer' },
+    page_size: { type: 'integer' },
+    total_estimated: { type: 'boolean' },
+  },
+});
+
+const writable = (f: FieldDef) => !f.readOnly && !f.virtual && !f.serverSet;
+
+/** Body of `x/create`: every writable field, required ones required. */
+export function createBodySchema(def: ResourceDef): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (!writable(f)) continue;
+    properties[name] = valueSchema(f);
+    if (f.required) required.push(name);
+  }
+  return { type: 'object', additionalProperties: false, properties, required };
+}
+
+/** Body of `x/update`: `id` plus any writable field. */
+export function updateBodySchema(def: ResourceDef): JsonSchema {
+  const properties: Record<string, JsonSchema> = { id: ID };
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (!writable(f) || f.createOnly) continue;
+    properties[name] = valueSchema(f);
+  }
+  return { type: 'object', additionalProperties: false, properties, required: ['id'] };
+}
+
+export const idBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: ID },
+  required: ['id'],
+};
+export const idQuery = idBody;
+
+/** Query of `x/list`: paging, keyword, the declared filters and sorts. */
+export function listQuerySchema(def: ResourceDef): JsonSchema {
+  const max = def.maxPageSize ?? 100;
+  const properties: Record<string, JsonSchema> = {
+    page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+    page_size: { type: 'integer', minimum: 1, maximum: max, default: 10 },
+  };
+  if (def.keyword || def.keywordIds) properties.keyword = { type: 'string', maxLength: 100 };
+  const sorts: string[] = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.sort) sorts.push(name);
+    if (!f.filter) continue;
+    if (f.filter === 'range') {
+      const s = isDate(f.schema) ? DATE_PARAM : { type: f.schema.type };
+      properties[`${name}_from`] = s;
+      properties[`${name}_to`] = s;
+    } else {
+      const { type, enum: en, format, maxLength, minimum, maximum } = f.schema;
+      const s: JsonSchema = { type };
+      if (en) s.enum = en;
+      if (format) s.format = format;
+      if (maxLength) s.maxLength = maxLength;
+      if (minimum !== undefined) s.minimum = minimum;
+      if (maximum !== undefined) s.maximum = maximum;
+      properties[name] = s;
+    }
+  }
+  if (sorts.length) {
+    properties.sort_by = { type: 'string', enum: sorts };
+    properties.sort_order = { type: 'string', enum: ['asc', 'desc'] };
+  }
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+/** The field schemas of a resource as served to the client (writable fields, `required` list). */
+export function clientSchema(def: ResourceDef): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const readOnly: string[] = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    properties[name] = valueSchema(f);
+    if (f.required) required.push(name);
+    if (!writable(f)) readOnly.push(name);
+  }
+  return { type: 'object', properties, required, 'x-read-only': readOnly };
+}

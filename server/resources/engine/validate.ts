@@ -1,0 +1,23 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { JsonSchema } from '../../http/route.js';
+import { invalid } from '../../http/errors.js';
+
+/** Validation for raw routes (multipart, streamed), which the registration does not validate. */
+const ajv = addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: true }));
+const cache = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
+
+export function fieldOf(e: ErrorObject): string {
+  const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const p = e.params as { missingProperty?: string; additionalProperty?: string };
+  const extra = p.missingProperty ?? p.additionalProperty;
+  return [base, extra].filter(Boolean).join('.') || '(root)';
+}
+
+/** Validates (and fills defaults into) `value`, or throws 40001 naming each field. */
+export function check<T>(schema: JsonSchema, value: unknown): T {
+  let fn = cache.get(schema);
+  if (!fn) cache.set(schema, (fn = ajv.compile(schema)));
+  if (!fn(value)) throw invalid((fn.errors ?? []).map((e) => ({ field: fieldOf(e), message: e.message ?? 'invalid' })));
+  return value as T;
+}

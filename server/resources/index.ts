@@ -1,0 +1,41 @@
+import type { JsonSchema, RouteDef } from '../http/route.js';
+import { resourceRoutes } from './engine/routes.js';
+import { clientSchema } from './engine/schemas.js';
+import type { ResourceDef } from './engine/types.js';
+import { chatAssistant } from './chat-assistant.js';
+import { douyinProduct } from './douyin-product.js';
+import { learnDoc } from './learn-doc.js';
+import { knowledgeRoutes, learnKnowledge, learnMaterial } from './learn-material.js';
+import { customer, mailAccount, merchantRoutes } from './merchant.js';
+import { notification } from './notification.js';
+import { order } from './order.js';
+import { plan, planConfigRoute } from './plan.js';
+import { planOrder, planOrderRoutes } from './plan-order.js';
+import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
+import { productDesc } from './product-desc.js';
+import { shop, shopRoutes } from './shop.js';
+
+/** Every business resource, declared once each (server/resources/<name>.ts). */
+export const RESOURCES: ResourceDef[] = [
+  shop, customer, mailAccount, order, plan, planOrder, notification, policy, learnPolicy, learnPolicyProduct,
+  learnMaterial, learnKnowledge, learnDoc, productDesc, chatAssistant, douyinProduct,
+];
+
+/** The business routes (spec section 7 and the regular pattern where the spec is silent). */
+export const routes: RouteDef[] = [
+  ...RESOURCES.flatMap(resourceRoutes),
+  ...shopRoutes,
+  ...merchantRoutes,
+  planConfigRoute,
+  ...planOrderRoutes,
+  ...knowledgeRoutes,
+];
+
+/**
+ * The field schemas of every resource, by resource name (`shop`, `shop/policy`, …): the same
+ * JSON Schemas the server validates with, for matching client-side form validation. Each is an
+ * object schema with `properties`, `required` (on create) and `x-read-only` (never in a body).
+ */
+export function resourceFieldSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries(RESOURCES.map((r) => [r.name, clientSchema(r)]));
+}

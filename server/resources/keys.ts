@@ -1,0 +1,56 @@
+/** Flattened permission keys (`module.permission_key`, src/contract/permission-manifest.ts) used by the business routes. */
+const T = 'intelligent_text';
+const V = 'intelligent_voice';
+
+export const K = {
+  shopList: `${T}.text.shop.list`,
+  shopEdit: `${T}.text.shop.list.edit`,
+  copyPolicy: `${T}.text.shop.list.copy_policy`,
+  voiceCustomerList: `${V}.voice.customer.list`,
+  plan: `${T}.text.shop.plan`,
+  planCreate: `${T}.text.shop.plan.create`,
+  planUpdate: `${T}.text.shop.plan.update`,
+  voicePlan: `${V}.voice.customer.plan`,
+  planOrder: `${T}.text.shop.plan_order`,
+  planOrderCreate: `${T}.text.shop.plan_order.create`,
+  planOrderUpdate: `${T}.text.shop.plan_order.update`,
+  voicePlanOrder: `${V}.voice.customer.plan_order`,
+  customerList: `${T}.text.shop.customer_list`,
+  voiceCustomers: `${V}.voice.customer.customer_list`,
+  order: `${T}.text.order.shopify`,
+  notice: `${T}.text.merchant_notice.notice_list`,
+  noticeAdd: `${T}.text.merchant_notice.notice_list.add`,
+  noticeUpdate: `${T}.text.merchant_notice.notice_list.update`,
+  noticeDelete: `${T}.text.merchant_notice.notice_list.delete`,
+  noticePush: `${T}.text.merchant_notice.notice_list.push`,
+  material: `${T}.text.learn.material`,
+  materialDetail: `${T}.text.learn.material.detail`,
+  materialExport: `${T}.text.learn.material.export`,
+  materialRemark: `${T}.text.learn.material.remark`,
+  materialTicketLearn: `${T}.text.learn.material.ticket_learn`,
+  policy: `${T}.text.learn.policy_management`,
+  policyCreate: `${T}.text.learn.policy_management.create`,
+  policyUpdate: `${T}.text.learn.policy_management.update`,
+  policyDelete: `${T}.text.learn.policy_management.delete`,
+  storePolicy: `${T}.text.learn.store_policy`,
+  autoLearnPolicy: `${T}.text.learn.auto_learn_policy`,
+  autoLearnProduct: `${T}.text.learn.auto_learn_product`,
+  productKnowledge: `${T}.text.learn.product_knowledge`,
+  policyImport: `${T}.text.operations_tools.policy_import`,
+  doc: `${T}.text.learn.doc_manage`,
+  docCreate: `${T}.text.learn.doc_manage.create`,
+  docDelete: `${T}.text.learn.doc_manage.delete`,
+  docLearn: `${T}.text.learn.doc_manage.learn`,
+  assistant: `${T}.admin.learn_center.text_assistant`,
+  assistantAdd: `${T}.admin.learn_center.text_assistant.add`,
+  assistantEdit: `${T}.admin.learn_center.text_assistant.edit`,
+  assistantDetail: `${T}.admin.learn_center.text_assistant.detail`,
+  sessionMail: `${T}.text.session.mail`,
+} as const;
+
+/** Pages that pick a merchant user, shop or mail account from a list. */
+export const PICKERS = [
+  K.shopList, K.customerList, K.voiceCustomerList, K.voiceCustomers, K.planOrder, K.voicePlanOrder,
+  K.material, K.policy, K.storePolicy, K.autoLearnPolicy, K.autoLearnProduct, K.productKnowledge,
+  K.doc, K.assistant, K.sessionMail, K.order, K.notice,
+];

@@ -1,0 +1,158 @@
+import type { RouteContext, RouteDef } from '../http/route.js';
+import { conflict } from '../http/errors.js';
+import { F } from './engine/fields.js';
+import { mustExist } from './engine/refs.js';
+import { insertRow, mustFind, updateRow } from './engine/routes.js';
+import { ID } from './engine/schemas.js';
+import type { ResourceDef } from './engine/types.js';
+import { CHANNELS, MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, ids } from './enums.js';
+import { K } from './keys.js';
+import { exportRoute } from './learn-export.js';
+import { policy } from './policy.js';
+
+/** Learning materials: tickets and dialogues an operator turns into knowledge. */
+export const learnMaterial: ResourceDef = {
+  name: 'learn-material',
+  auditName: 'learn_material',
+  table: 'learn_material',
+  keyword: "to_tsvector('simple', t.subject)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: F.shopId(),
+    shop_name: F.shopName(),
+    user_id: { schema: ID, nullable: true, filter: 'eq' },
+    channel: F.enumOf(CHANNELS),
+    source_type: F.enumOf(ids(POLICY_SOURCE_TYPES)),
+    subject: F.str(300, { required: true }, 1),
+    question: F.text(20000, { required: true, detailOnly: true }),
+    answer: F.text(20000, { detailOnly: true }),
+    status: F.enumOf(ids(MATERIAL_STATUS)),
+    ticket_learn: F.enumOf(ids(TICKET_LEARN)),
+    ticket_learn_note: F.str(1000),
+    remark: F.str(1000),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: [K.material, K.materialDetail] },
+    detail: { permission: [K.material, K.materialDetail], path: 'info' },
+  },
+};
+
+/** Knowledge written from a material (question + answer), later turned into a policy. */
+export const learnKnowledge: ResourceDef = {
+  name: 'learn-knowledge',
+  auditName: 'learn_knowledge',
+  table: 'learn_knowledge',
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    material_id: { schema: ID, nullable: true, filter: 'eq' },
+    shop_id: F.shopId(),
+    question: F.str(500, { required: true }, 1),
+    answer: F.text(20000, { required: true }),
+    channel: F.enumOf(CHANNELS),
+    policy_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
+    created_at: F.createdAt(),
+  },
+  operations: {},
+};
+
+const body = (required: string[], properties: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+
+const materialAction = (path: string, permission: string | string[], props: Record<string, unknown>, required: string[], apply: (ctx: RouteContext, b: Record<string, unknown>) => Record<string, unknown>, action: string): RouteDef => ({
+  method: 'POST',
+  path: `learn-material/${path}`,
+  access: { permission },
+  body: body(['id', ...required], { id: ID, ...props }),
+  handler: async (ctx) => {
+    const b = ctx.body as Record<string, unknown> & { id: number };
+    const before = await mustFind(learnMaterial, ctx as RouteContext, b.id);
+    return updateRow(learnMaterial, ctx as RouteContext, b.id, apply(ctx as RouteContext, b), before, action);
+  },
+});
+
+learnMaterial.actions = [
+  exportRoute(learnMaterial),
+  materialAction('remark', K.materialRemark, { remark: { type: 'string', maxLength: 1000 } }, ['remark'], (_c, b) => ({ remark: b.remark }), 'remark'),
+  {
+    ...materialAction('ticket-learn', K.materialTicketLearn, {}, [], () => ({ ticket_learn: 1 }), 'ticket_learn'),
+    summary: 'Start learning a ticket: status learning, and a policy candidate for review in shop/learn-policy',
+    handler: async (ctx) => {
+      const { id } = ctx.body as { id: number };
+      const before = await mustFind(learnMaterial, ctx as RouteContext, id);
+      if (before.ticket_learn !== 0) throw conflict('this ticket is already being learned or learned');
+      const m = (await ctx.db.query<{ shop_id: number; subject: string; question: string; answer: string; channel: string }>(
+        `SELECT shop_id, subject, question, answer, channel FROM learn_material WHERE id = $1`, [id])).rows[0];
+      await ctx.db.query(
+        `INSERT INTO learn_policy (shop_id, question, answer, channel, status) VALUES ($1, $2, $3, $4, 0)`,
+        [m.shop_id, m.subject.slice(0, 500), m.answer || m.question, m.channel],
+      );
+      return updateRow(learnMaterial, ctx as RouteContext, id, { ticket_learn: 1 }, before, 'ticket_learn');
+    },
+  },
+  materialAction(
+    'update-ticket-learn',
+    K.materialTicketLearn,
+    { ticket_learn: { type: 'integer', enum: ids(TICKET_LEARN) }, ticket_learn_note: { type: 'string', maxLength: 1000 } },
+    ['ticket_learn'],
+    (_c, b) => ({ ticket_learn: b.ticket_learn, ...(b.ticket_learn_note !== undefined ? { ticket_learn_note: b.ticket_learn_note } : {}) }),
+    'update_ticket_learn',
+  ),
+];
+
+export const knowledgeRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: 'learn-knowledge/create',
+    access: { permission: [K.materialDetail, K.material] },
+    summary: 'Write knowledge (question + answer) from a material; the material becomes learned',
+    body: body(['shop_id', 'question', 'answer'], {
+      material_id: ID,
+      shop_id: ID,
+      question: { type: 'string', minLength: 1, maxLength: 500 },
+      answer: { type: 'string', minLength: 1, maxLength: 20000 },
+      channel: { type: 'string', enum: [...CHANNELS] },
+    }),
+    handler: async (ctx) => {
+      const b = ctx.body as Record<string, unknown>;
+      await mustExist(ctx.db, 'shop', b.shop_id, 'shop_id');
+      await mustExist(ctx.db, 'learn_material', b.material_id, 'material_id');
+      const row = await insertRow(learnKnowledge, ctx as RouteContext, b);
+      if (b.material_id) {
+        const before = await mustFind(learnMaterial, ctx as RouteContext, b.material_id as number);
+        if (before.status !== 1) await updateRow(learnMaterial, ctx as RouteContext, b.material_id as number, { status: 1 }, before, 'learned');
+      }
+      return row;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'learn-knowledge/to-policy',
+    access: { permission: [K.materialDetail, K.material] },
+    summary: 'Turn a knowledge entry into a shop policy (once)',
+    body: body(['id'], { id: ID, title: { type: 'string', minLength: 1, maxLength: 200 }, source_type: { type: 'integer', enum: ids(POLICY_SOURCE_TYPES), default: 5 } }),
+    handler: async (ctx) => {
+      const b = ctx.body as { id: number; title?: string; source_type?: number };
+      const before = await mustFind(learnKnowledge, ctx as RouteContext, b.id);
+      if (before.policy_id) throw conflict(`already turned into policy ${String(before.policy_id)}`);
+      const created = await insertRow(policy, ctx as RouteContext, {
+        shop_id: before.shop_id,
+        title: b.title ?? String(before.question).slice(0, 200),
+        content: before.answer,
+        source_type: b.source_type ?? 5,
+        channel: before.channel,
+      });
+      await ctx.db.query(`UPDATE learn_knowledge SET policy_id = $1 WHERE id = $2`, [created.id, b.id]);
+      await ctx.audit({ action: 'to_policy', resource: 'learn_knowledge', targetId: b.id, before, after: { ...before, policy_id: created.id } });
+      return created;
+    },
+  },
+];

@@ -1,0 +1,83 @@
+import { F } from './engine/fields.js';
+import { mustExist } from './engine/refs.js';
+import type { ResourceDef } from './engine/types.js';
+import { CHANNELS, POLICY_SOURCE_TYPES, REVIEW_STATUS, ids } from './enums.js';
+import { K } from './keys.js';
+
+/** Shop policies (knowledge): source types 1–11, channels chat / email. */
+export const policy: ResourceDef = {
+  name: 'shop/policy',
+  auditName: 'policy',
+  table: 'policy',
+  keyword: "to_tsvector('simple', t.title)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: F.shopId({ createOnly: true }),
+    shop_name: F.shopName(),
+    title: F.str(200, { required: true }, 1),
+    content: F.text(20000, { required: true, detailOnly: false }),
+    source_type: F.enumOf(ids(POLICY_SOURCE_TYPES), { required: true }),
+    channel: F.enumOf(CHANNELS, { required: true }),
+    status: F.enumOf([0, 1]),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: [K.policy, K.storePolicy, K.material] },
+    detail: { permission: [K.policy, K.storePolicy] },
+    create: { permission: K.policyCreate },
+    update: { permission: K.policyUpdate },
+    delete: { permission: K.policyDelete },
+  },
+  validate: async (v, ctx) => mustExist(ctx.db, 'shop', v.shop_id, 'shop_id'),
+};
+
+/** Auto-learned policy candidates awaiting review (learn/autoLearnPolicy). */
+export const learnPolicy: ResourceDef = {
+  name: 'shop/learn-policy',
+  auditName: 'learn_policy',
+  table: 'learn_policy',
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    question: F.str(500, {}, 1),
+    answer: F.text(20000),
+    channel: F.enumOf(CHANNELS),
+    status: F.enumOf(ids(REVIEW_STATUS)),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: K.autoLearnPolicy },
+    update: { permission: K.autoLearnPolicy },
+  },
+};
+
+/** Auto-learned product knowledge awaiting review (learn/autoLearnProduct). */
+export const learnPolicyProduct: ResourceDef = {
+  name: 'shop/learn-policy-product',
+  auditName: 'learn_policy_product',
+  table: 'learn_policy_product',
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    product_id: { schema: { type: 'string', maxLength: 60 }, readOnly: true },
+    product_title: F.str(300, {}, 1),
+    content: F.text(20000),
+    status: F.enumOf(ids(REVIEW_STATUS)),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: K.autoLearnProduct },
+    update: { permission: K.autoLearnProduct },
+  },
+};

@@ -1,0 +1,256 @@
+import { COMMON_HOME } from '../../src/contract/permission-manifest.js';
+import type { Queryable } from '../db/db.js';
+import { Keys, assertIdsExist, assertMayUseRoles, assertSuperAdminRemains, isSuperAccount } from '../auth/guards.js';
+import { MIN_PASSWORD_LENGTH, generatePassword, hashPassword } from '../auth/password.js';
+import { revokeAccountSessions } from '../auth/sessions.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
+import { roleRef } from './session.js';
+
+const ts = { type: ['string', 'null'], format: 'date-time' };
+const accountRow = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    status: { type: 'integer' },
+    roles: { type: 'array', items: roleRef },
+    role_ids: { type: 'array', items: { type: 'integer' } },
+    last_login_at: ts,
+    created_at: ts,
+    updated_at: ts,
+  },
+};
+const permissionRow = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    pid: { type: 'integer' },
+    module: { type: 'string' },
+    permission_key: { type: 'string' },
+    permission_name: { type: 'string' },
+    permission_name_en: { type: 'string' },
+    permission_type: { type: 'integer' },
+    frontend_route: { type: 'string' },
+  },
+};
+const fields = {
+  email: { type: 'string', format: 'email', maxLength: 200 },
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  role_ids: { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 100 },
+  status: { type: 'integer', enum: [0, 1] },
+};
+const idProp = { id: { type: 'integer', minimum: 1 } };
+
+interface AccountBody {
+  id?: number;
+  email?: string;
+  name?: string;
+  password?: string;
+  role_ids?: number[];
+  status?: 0 | 1;
+}
+
+const ACCOUNT_SELECT = `a.id, a.email, a.name, a.status, a.last_login_at, a.created_at, a.updated_at,
+  COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'is_super_admin', r.is_super_admin) ORDER BY r.id)
+    FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = a.id), '[]'::json) AS roles,
+  COALESCE((SELECT array_agg(ar.role_id ORDER BY ar.role_id) FROM account_roles ar WHERE ar.account_id = a.id), '{}') AS role_ids`;
+
+async function loadAccount(q: Queryable, id: number) {
+  const r = await q.query<{ id: number; email: string; name: string; status: number; role_ids: number[] }>(
+    `SELECT ${ACCOUNT_SELECT} FROM accounts a WHERE a.id = $1`,
+    [id],
+  );
+  if (!r.rows[0]) throw notFound(`account ${id}`);
+  return r.rows[0];
+}
+
+const view = (a: { id: number; email: string; name: string; status: number; role_ids: number[] }) => ({
+  id: a.id,
+  email: a.email,
+  name: a.name,
+  status: a.status,
+  role_ids: a.role_ids,
+});
+
+async function emailTaken(q: Queryable, email: string, exceptId = 0) {
+  const r = await q.query('SELECT 1 FROM accounts WHERE email = $1 AND id <> $2', [email, exceptId]);
+  return r.rows.length > 0;
+}
+
+async function setRoles(q: Queryable, accountId: number, ids: number[]) {
+  await q.query('DELETE FROM account_roles WHERE account_id = $1', [accountId]);
+  if (ids.length > 0) await q.query('INSERT INTO account_roles (account_id, role_id) SELECT $1, unnest($2::int[])', [accountId, ids]);
+}
+
+/** A non-super admin may not change a super-admin account. */
+async function assertMayTouch(q: Queryable, user: SessionUser, accountId: number) {
+  if (!user.isSuperAdmin && (await isSuperAccount(q, accountId))) throw forbidden();
+}
+
+export const routes = defineRoutes([
+  {
+    method: 'POST',
+    path: 'account/role-permissions',
+    access: 'login',
+    summary: "The caller's permissions (flat, plus the common home) and roles",
+    reply: {
+      type: 'object',
+      properties: { permissions: { type: 'array', items: permissionRow }, roles: { type: 'array', items: roleRef } },
+    },
+    async handler(ctx) {
+      const u = ctx.user!;
+      const cols = 'p.id, p.pid, p.module, p.permission_key, p.permission_name, p.permission_name_en, p.permission_type, p.frontend_route';
+      const perms = u.isSuperAdmin
+        ? await ctx.db.query(`SELECT ${cols} FROM permissions p ORDER BY p.sort, p.id`)
+        : await ctx.db.query(
+            `SELECT DISTINCT ${cols}, p.sort FROM account_roles ar JOIN role_permissions rp ON rp.role_id = ar.role_id
+             JOIN permissions p ON p.id = rp.permission_id WHERE ar.account_id = $1 ORDER BY p.sort, p.id`,
+            [u.id],
+          );
+      const roles = await ctx.db.query(
+        `SELECT r.id, r.name, r.is_super_admin FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = $1 ORDER BY r.id`,
+        [u.id],
+      );
+      return { permissions: [{ ...COMMON_HOME, permission_name_en: 'Home' }, ...perms.rows], roles: roles.rows };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'account/list',
+    access: { permission: Keys.account },
+    summary: 'Accounts, paged; filter by keyword (email or name), status, role',
+    query: {
+      type: 'object',
+      properties: {
+        ...pageProps,
+        keyword: { type: 'string', maxLength: 200 },
+        email: { type: 'string', maxLength: 200 },
+        name: { type: 'string', maxLength: 100 },
+        status: { type: 'integer', enum: [0, 1] },
+        role_id: { type: 'integer' },
+      },
+    },
+    reply: pageReply(accountRow),
+    handler: (ctx: RouteContext<PageQuery & { keyword?: string; email?: string; name?: string; status?: number; role_id?: number }>) => {
+      const q = ctx.query;
+      return paged(
+        ctx.db,
+        {
+          select: ACCOUNT_SELECT,
+          fromWhere: `FROM accounts a WHERE ($1::text IS NULL OR a.email ILIKE '%' || $1::text || '%' OR a.name ILIKE '%' || $1::text || '%')
+            AND ($2::text IS NULL OR a.email ILIKE '%' || $2::text || '%')
+            AND ($3::text IS NULL OR a.name ILIKE '%' || $3::text || '%')
+            AND ($4::int IS NULL OR a.status = $4::int)
+            AND ($5::int IS NULL OR EXISTS (SELECT 1 FROM account_roles x WHERE x.account_id = a.id AND x.role_id = $5::int))`,
+          orderBy: 'a.id',
+          params: [q.keyword?.trim() || null, q.email?.trim() || null, q.name?.trim() || null, q.status ?? null, q.role_id ?? null],
+        },
+        q,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: 'account/create',
+    access: { permission: Keys.accountCreate },
+    summary: 'Create an account',
+    body: {
+      type: 'object',
+      required: ['email', 'name', 'password'],
+      properties: { ...fields, password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
+    },
+    reply: accountRow,
+    async handler(ctx: RouteContext<unknown, AccountBody>) {
+      const email = ctx.body.email!.trim().toLowerCase();
+      const roleIds = ctx.body.role_ids ?? [];
+      await assertMayUseRoles(ctx.db, ctx.user!, roleIds);
+      await assertIdsExist(ctx.db, 'roles', roleIds, 'role');
+      if (await emailTaken(ctx.db, email)) throw conflict(`an account with email ${email} already exists`);
+      const r = await ctx.db.query<{ id: number }>(
+        'INSERT INTO accounts (email, name, password_hash, status) VALUES ($1, $2, $3, $4) RETURNING id',
+        [email, ctx.body.name!.trim(), await hashPassword(ctx.body.password!), ctx.body.status ?? 1],
+      );
+      await setRoles(ctx.db, r.rows[0].id, roleIds);
+      const after = await loadAccount(ctx.db, r.rows[0].id);
+      await ctx.audit({ action: 'create', resource: 'account', targetId: after.id, before: null, after: view(after) });
+      return after;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'account/update',
+    access: { permission: Keys.accountUpdate },
+    summary: 'Update an account (fields given are changed); disabling revokes its sessions',
+    body: { type: 'object', required: ['id'], properties: { ...idProp, ...fields } },
+    reply: accountRow,
+    async handler(ctx: RouteContext<unknown, AccountBody>) {
+      const user = ctx.user!;
+      const before = await loadAccount(ctx.db, ctx.body.id!);
+      await assertMayTouch(ctx.db, user, before.id);
+      if (ctx.body.role_ids) {
+        await assertMayUseRoles(ctx.db, user, ctx.body.role_ids);
+        await assertIdsExist(ctx.db, 'roles', ctx.body.role_ids, 'role');
+      }
+      if (before.id === user.id && ctx.body.status === 0) throw conflict('you cannot disable your own account');
+      const email = ctx.body.email?.trim().toLowerCase() ?? before.email;
+      if (email !== before.email && (await emailTaken(ctx.db, email, before.id))) throw conflict(`an account with email ${email} already exists`);
+      const status = ctx.body.status ?? before.status;
+      await ctx.db.query('UPDATE accounts SET email = $1, name = $2, status = $3, updated_at = now() WHERE id = $4', [
+        email,
+        ctx.body.name?.trim() ?? before.name,
+        status,
+        before.id,
+      ]);
+      if (ctx.body.role_ids) await setRoles(ctx.db, before.id, ctx.body.role_ids);
+      if (status === 0 && before.status !== 0) await revokeAccountSessions(ctx.db, before.id);
+      await assertSuperAdminRemains(ctx.db);
+      const after = await loadAccount(ctx.db, before.id);
+      await ctx.audit({ action: 'update', resource: 'account', targetId: before.id, before: view(before), after: view(after) });
+      return after;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'account/delete',
+    access: { permission: Keys.accountDelete },
+    summary: 'Delete an account (its sessions end with it)',
+    body: { type: 'object', required: ['id'], properties: idProp },
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const user = ctx.user!;
+      if (ctx.body.id === user.id) throw conflict('you cannot delete your own account');
+      const before = await loadAccount(ctx.db, ctx.body.id);
+      await assertMayTouch(ctx.db, user, before.id);
+      await revokeAccountSessions(ctx.db, before.id);
+      await ctx.db.query('DELETE FROM accounts WHERE id = $1', [before.id]);
+      await assertSuperAdminRemains(ctx.db);
+      await ctx.audit({ action: 'delete', resource: 'account', targetId: before.id, before: view(before), after: null });
+      return null;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'account/reset-password',
+    access: { permission: Keys.accountReset },
+    summary: 'Set a new password (given, or generated and returned once); ends the account’s sessions',
+    body: {
+      type: 'object',
+      required: ['id'],
+      properties: { ...idProp, password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
+    },
+    reply: { type: 'object', properties: { password: { type: 'string' }, generated: { type: 'boolean' } } },
+    async handler(ctx: RouteContext<unknown, { id: number; password?: string }>) {
+      const user = ctx.user!;
+      const target = await loadAccount(ctx.db, ctx.body.id);
+      await assertMayTouch(ctx.db, user, target.id);
+      const generated = !ctx.body.password;
+      const password = ctx.body.password ?? generatePassword();
+      await ctx.db.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2', [await hashPassword(password), target.id]);
+      const revoked = await revokeAccountSessions(ctx.db, target.id, target.id === user.id ? user.sessionId : undefined);
+      await ctx.audit({ action: 'reset_password', resource: 'account', targetId: target.id, after: { revoked_sessions: revoked, generated } });
+      return { password: generated ? password : '', generated };
+    },
+  },
+]);

@@ -1,0 +1,79 @@
+import { Keys } from '../auth/guards.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { defineRoutes, type RouteContext } from '../http/route.js';
+
+const row = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    actor_id: { type: ['integer', 'null'] },
+    actor_email: { type: 'string' },
+    action: { type: 'string' },
+    resource: { type: 'string' },
+    target_id: { type: ['string', 'null'] },
+    before: {},
+    after: {},
+    ip: { type: 'string' },
+    user_agent: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+const filters = {
+  actor: { type: 'string', maxLength: 200, description: 'account id or email' },
+  action: { type: 'string', maxLength: 64 },
+  resource: { type: 'string', maxLength: 64 },
+  target_id: { type: 'string', maxLength: 64 },
+  start_time: { type: 'string', format: 'date-time' },
+  end_time: { type: 'string', format: 'date-time' },
+};
+interface Filters {
+  actor?: string;
+  action?: string;
+  resource?: string;
+  target_id?: string;
+  start_time?: string;
+  end_time?: string;
+}
+
+const SELECT = 'id, actor_id, actor_email, action, resource, target_id, before, after, ip, user_agent, created_at';
+
+function where(f: Filters): { sql: string; params: unknown[] } {
+  const actor = f.actor?.trim() || null;
+  const actorId = actor && /^\d+$/.test(actor) ? Number(actor) : null;
+  return {
+    sql: `FROM audit_logs WHERE ($1::int IS NULL OR actor_id = $1::int)
+      AND ($2::text IS NULL OR actor_email = lower($2::text))
+      AND ($3::text IS NULL OR action = $3::text) AND ($4::text IS NULL OR resource = $4::text)
+      AND ($5::text IS NULL OR target_id = $5::text)
+      AND ($6::timestamptz IS NULL OR created_at >= $6::timestamptz) AND ($7::timestamptz IS NULL OR created_at <= $7::timestamptz)`,
+    params: [actorId, actorId === null ? actor : null, f.action || null, f.resource || null, f.target_id || null, f.start_time || null, f.end_time || null],
+  };
+}
+
+export const routes = defineRoutes([
+  {
+    method: 'GET',
+    path: 'audit-log/list',
+    access: { permission: Keys.auditLogs },
+    summary: 'Audit rows, newest first, paged; filter by actor (id or email), action, resource, target, time range',
+    query: { type: 'object', properties: { ...pageProps, ...filters } },
+    reply: pageReply(row),
+    handler(ctx: RouteContext<PageQuery & Filters>) {
+      const w = where(ctx.query);
+      return paged(ctx.db, { select: SELECT, fromWhere: w.sql, orderBy: 'created_at DESC, id DESC', params: w.params }, ctx.query);
+    },
+  },
+  {
+    method: 'GET',
+    path: 'audit-log/all',
+    access: { permission: Keys.auditLogs },
+    summary: 'Audit rows matching the filters, newest first, at most 1000 (for export)',
+    query: { type: 'object', properties: filters },
+    reply: { type: 'array', items: row },
+    async handler(ctx: RouteContext<Filters>) {
+      const w = where(ctx.query);
+      const r = await ctx.db.query(`SELECT ${SELECT} ${w.sql} ORDER BY created_at DESC, id DESC LIMIT 1000`, w.params);
+      return r.rows;
+    },
+  },
+]);

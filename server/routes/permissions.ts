@@ -1,0 +1,183 @@
+import type { Queryable } from '../db/db.js';
+import { Keys } from '../auth/guards.js';
+import { conflict, notFound } from '../http/errors.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { defineRoutes, type RouteContext } from '../http/route.js';
+
+const COLS = 'id, pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort';
+const rowProps = {
+  id: { type: 'integer' },
+  pid: { type: 'integer' },
+  module: { type: 'string' },
+  permission_key: { type: 'string' },
+  permission_name: { type: 'string' },
+  permission_name_en: { type: 'string' },
+  permission_type: { type: 'integer' },
+  frontend_route: { type: 'string' },
+  sort: { type: 'integer' },
+};
+const row = { type: 'object', properties: rowProps };
+/** Recursive tree node: `children_recursive` holds the children (spec section 3). */
+const treeNode = {
+  $id: 'PermissionTreeNode',
+  type: 'object',
+  properties: { ...rowProps, children_recursive: { type: 'array', items: { $ref: 'PermissionTreeNode#' } } },
+};
+const editable = {
+  pid: { type: 'integer', minimum: 0 },
+  module: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' },
+  permission_key: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' },
+  permission_name: { type: 'string', minLength: 1, maxLength: 100 },
+  permission_name_en: { type: 'string', maxLength: 100 },
+  permission_type: { type: 'integer', enum: [1, 2, 3, 4] },
+  frontend_route: { type: 'string', maxLength: 300 },
+  sort: { type: 'integer' },
+};
+
+interface PermissionRow {
+  id: number;
+  pid: number;
+  module: string;
+  permission_key: string;
+  permission_name: string;
+  permission_name_en: string;
+  permission_type: number;
+  frontend_route: string;
+  sort: number;
+}
+type TreeNode = PermissionRow & { children_recursive: TreeNode[] };
+
+async function load(q: Queryable, id: number): Promise<PermissionRow> {
+  const r = await q.query<PermissionRow>(`SELECT ${COLS} FROM permissions WHERE id = $1`, [id]);
+  if (!r.rows[0]) throw notFound(`permission ${id}`);
+  return r.rows[0];
+}
+
+export function buildTree(rows: PermissionRow[]): TreeNode[] {
+  const nodes = new Map<number, TreeNode>(rows.map((r) => [r.id, { ...r, children_recursive: [] }]));
+  const roots: TreeNode[] = [];
+  for (const n of nodes.values()) {
+    const parent = n.pid ? nodes.get(n.pid) : undefined;
+    if (parent) parent.children_recursive.push(n);
+    else roots.push(n);
+  }
+  return roots;
+}
+
+async function assertParent(q: Queryable, pid: number | undefined) {
+  if (pid) await load(q, pid);
+}
+
+async function keyTaken(q: Queryable, module: string, key: string, exceptId = 0) {
+  const r = await q.query('SELECT 1 FROM permissions WHERE module = $1 AND permission_key = $2 AND id <> $3', [module, key, exceptId]);
+  return r.rows.length > 0;
+}
+
+export const routes = defineRoutes([
+  {
+    method: 'GET',
+    path: 'permission/list',
+    access: { permission: Keys.permission },
+    summary: 'Permissions, paged; filter by module, type, parent, keyword',
+    query: {
+      type: 'object',
+      properties: {
+        ...pageProps,
+        module: { type: 'string', maxLength: 64 },
+        permission_type: { type: 'integer', enum: [1, 2, 3, 4] },
+        pid: { type: 'integer', minimum: 0 },
+        keyword: { type: 'string', maxLength: 200 },
+      },
+    },
+    reply: pageReply(row),
+    handler: (ctx: RouteContext<PageQuery & { module?: string; permission_type?: number; pid?: number; keyword?: string }>) =>
+      paged(
+        ctx.db,
+        {
+          select: COLS,
+          fromWhere: `FROM permissions WHERE ($1::text IS NULL OR module = $1::text)
+            AND ($2::int IS NULL OR permission_type = $2::int) AND ($3::int IS NULL OR pid = $3::int)
+            AND ($4::text IS NULL OR permission_key ILIKE '%' || $4::text || '%' OR permission_name ILIKE '%' || $4::text || '%'
+                 OR permission_name_en ILIKE '%' || $4::text || '%')`,
+          orderBy: 'sort, id',
+          params: [ctx.query.module || null, ctx.query.permission_type ?? null, ctx.query.pid ?? null, ctx.query.keyword?.trim() || null],
+        },
+        ctx.query,
+      ),
+  },
+  {
+    method: 'GET',
+    path: 'permission/tree',
+    access: { permission: [Keys.permission, Keys.role, Keys.roleCreate, Keys.roleUpdate, Keys.roleDetail] },
+    summary: 'The permission tree (module entries at the root, children in children_recursive)',
+    query: { type: 'object', properties: { module: { type: 'string', maxLength: 64 } } },
+    reply: { type: 'array', items: treeNode },
+    async handler(ctx: RouteContext<{ module?: string }>) {
+      const r = await ctx.db.query<PermissionRow>(
+        `SELECT ${COLS} FROM permissions WHERE ($1::text IS NULL OR module = $1::text) ORDER BY sort, id`,
+        [ctx.query.module || null],
+      );
+      return buildTree(r.rows);
+    },
+  },
+  {
+    method: 'POST',
+    path: 'permission/create',
+    access: { permission: Keys.permissionCreate },
+    summary: 'Create a permission',
+    body: { type: 'object', required: ['module', 'permission_key', 'permission_name', 'permission_type'], properties: editable },
+    reply: row,
+    async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+      const b = ctx.body;
+      await assertParent(ctx.db, b.pid);
+      if (await keyTaken(ctx.db, b.module!, b.permission_key!)) throw conflict(`permission ${b.module}.${b.permission_key} already exists`);
+      const r = await ctx.db.query<PermissionRow>(
+        `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::int, (SELECT COALESCE(max(sort), 0) + 1 FROM permissions))) RETURNING ${COLS}`,
+        [b.pid ?? 0, b.module, b.permission_key, b.permission_name, b.permission_name_en ?? '', b.permission_type, b.frontend_route ?? '', b.sort ?? null],
+      );
+      const after = r.rows[0];
+      await ctx.audit({ action: 'create', resource: 'permission', targetId: after.id, before: null, after });
+      return after;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'permission/update',
+    access: { permission: Keys.permissionUpdate },
+    summary: 'Update a permission (fields given are changed)',
+    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, ...editable } },
+    reply: row,
+    async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+      const before = await load(ctx.db, ctx.body.id!);
+      const next = { ...before, ...ctx.body };
+      if (next.pid === before.id) throw conflict('a permission cannot be its own parent');
+      if (next.pid !== before.pid) await assertParent(ctx.db, next.pid);
+      if ((next.module !== before.module || next.permission_key !== before.permission_key) && (await keyTaken(ctx.db, next.module, next.permission_key, before.id))) {
+        throw conflict(`permission ${next.module}.${next.permission_key} already exists`);
+      }
+      const r = await ctx.db.query<PermissionRow>(
+        `UPDATE permissions SET pid = $1, module = $2, permission_key = $3, permission_name = $4, permission_name_en = $5,
+           permission_type = $6, frontend_route = $7, sort = $8, updated_at = now() WHERE id = $9 RETURNING ${COLS}`,
+        [next.pid, next.module, next.permission_key, next.permission_name, next.permission_name_en, next.permission_type, next.frontend_route, next.sort, before.id],
+      );
+      await ctx.audit({ action: 'update', resource: 'permission', targetId: before.id, before, after: r.rows[0] });
+      return r.rows[0];
+    },
+  },
+  {
+    method: 'POST',
+    path: 'permission/delete',
+    access: { permission: Keys.permissionDelete },
+    summary: 'Delete a permission without children (roles lose it)',
+    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const before = await load(ctx.db, ctx.body.id);
+      const kids = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM permissions WHERE pid = $1', [before.id]);
+      if (kids.rows[0].n > 0) throw conflict(`permission ${before.module}.${before.permission_key} has ${kids.rows[0].n} child permission(s); delete them first`);
+      await ctx.db.query('DELETE FROM permissions WHERE id = $1', [before.id]);
+      await ctx.audit({ action: 'delete', resource: 'permission', targetId: before.id, before, after: null });
+      return null;
+    },
+  },
+]);

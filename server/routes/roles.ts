@@ -1,0 +1,177 @@
+import type { Queryable } from '../db/db.js';
+import { Keys, assertIdsExist, assertMayGrant, assertSuperAdminRemains } from '../auth/guards.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { defineRoutes, type RouteContext } from '../http/route.js';
+
+const ts = { type: 'string', format: 'date-time' };
+const roleRow = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    is_super_admin: { type: 'boolean' },
+    permission_ids: { type: 'array', items: { type: 'integer' } },
+    account_count: { type: 'integer' },
+    created_at: ts,
+    updated_at: ts,
+  },
+};
+const idBody = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+const roleFields = {
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  is_super_admin: { type: 'boolean' },
+  permission_ids: { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 5000 },
+};
+
+interface RoleBody {
+  id?: number;
+  name?: string;
+  is_super_admin?: boolean;
+  permission_ids?: number[];
+}
+
+const ROLE_SELECT = `r.id, r.name, r.is_super_admin, r.created_at, r.updated_at,
+  COALESCE((SELECT array_agg(rp.permission_id ORDER BY rp.permission_id) FROM role_permissions rp WHERE rp.role_id = r.id), '{}') AS permission_ids,
+  (SELECT count(*)::int FROM account_roles ar WHERE ar.role_id = r.id) AS account_count`;
+
+export async function loadRole(q: Queryable, id: number) {
+  const r = await q.query<{ id: number; name: string; is_super_admin: boolean; permission_ids: number[] }>(
+    `SELECT ${ROLE_SELECT} FROM roles r WHERE r.id = $1`,
+    [id],
+  );
+  if (!r.rows[0]) throw notFound(`role ${id}`);
+  return r.rows[0];
+}
+
+async function setPermissions(q: Queryable, roleId: number, ids: number[]) {
+  await q.query('DELETE FROM role_permissions WHERE role_id = $1', [roleId]);
+  if (ids.length > 0) {
+    await q.query('INSERT INTO role_permissions (role_id, permission_id) SELECT $1, unnest($2::int[])', [roleId, ids]);
+  }
+}
+
+async function nameTaken(q: Queryable, name: string, exceptId = 0) {
+  const r = await q.query('SELECT 1 FROM roles WHERE lower(name) = lower($1) AND id <> $2', [name, exceptId]);
+  return r.rows.length > 0;
+}
+
+/** Comparable view for the audit row. */
+const view = (r: { id: number; name: string; is_super_admin: boolean; permission_ids: number[] }) => ({
+  id: r.id,
+  name: r.name,
+  is_super_admin: r.is_super_admin,
+  permission_ids: r.permission_ids,
+});
+
+export const routes = defineRoutes([
+  {
+    method: 'GET',
+    path: 'role/list',
+    access: { permission: Keys.role },
+    summary: 'Roles, paged; filter by name',
+    query: { type: 'object', properties: { ...pageProps, name: { type: 'string', maxLength: 100 } } },
+    reply: pageReply(roleRow),
+    handler: (ctx: RouteContext<PageQuery & { name?: string }>) =>
+      paged(
+        ctx.db,
+        {
+          select: ROLE_SELECT,
+          fromWhere: `FROM roles r WHERE ($1::text IS NULL OR r.name ILIKE '%' || $1::text || '%')`,
+          orderBy: 'r.id',
+          params: [ctx.query.name?.trim() || null],
+        },
+        ctx.query,
+      ),
+  },
+  {
+    method: 'GET',
+    path: 'role/all',
+    access: { permission: [Keys.role, Keys.account] },
+    summary: 'Every role (id, name, is_super_admin), for pickers',
+    reply: { type: 'array', items: roleRow },
+    async handler(ctx) {
+      const r = await ctx.db.query('SELECT id, name, is_super_admin FROM roles ORDER BY id');
+      return r.rows;
+    },
+  },
+  {
+    method: 'GET',
+    path: 'role/detail',
+    access: { permission: [Keys.role, Keys.roleDetail, Keys.roleUpdate] },
+    summary: 'One role with its permission ids',
+    query: idBody,
+    reply: roleRow,
+    handler: (ctx: RouteContext<{ id: number }>) => loadRole(ctx.db, ctx.query.id),
+  },
+  {
+    method: 'POST',
+    path: 'role/create',
+    access: { permission: Keys.roleCreate },
+    summary: 'Create a role',
+    body: { type: 'object', required: ['name'], properties: roleFields },
+    reply: roleRow,
+    async handler(ctx: RouteContext<unknown, RoleBody>) {
+      const name = ctx.body.name!.trim();
+      const ids = ctx.body.permission_ids ?? [];
+      if (ctx.body.is_super_admin && !ctx.user!.isSuperAdmin) throw forbidden();
+      await assertMayGrant(ctx.db, ctx.user!, ids);
+      await assertIdsExist(ctx.db, 'permissions', ids, 'permission');
+      if (await nameTaken(ctx.db, name)) throw conflict(`a role named "${name}" already exists`);
+      const r = await ctx.db.query<{ id: number }>('INSERT INTO roles (name, is_super_admin) VALUES ($1, $2) RETURNING id', [
+        name,
+        ctx.body.is_super_admin ?? false,
+      ]);
+      await setPermissions(ctx.db, r.rows[0].id, ids);
+      const after = await loadRole(ctx.db, r.rows[0].id);
+      await ctx.audit({ action: 'create', resource: 'role', targetId: after.id, before: null, after: view(after) });
+      return after;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'role/update',
+    access: { permission: Keys.roleUpdate },
+    summary: 'Update a role (fields given are changed)',
+    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, ...roleFields } },
+    reply: roleRow,
+    async handler(ctx: RouteContext<unknown, RoleBody>) {
+      const before = await loadRole(ctx.db, ctx.body.id!);
+      const user = ctx.user!;
+      if (!user.isSuperAdmin && (before.is_super_admin || ctx.body.is_super_admin)) throw forbidden();
+      if (ctx.body.permission_ids) {
+        const added = ctx.body.permission_ids.filter((id) => !before.permission_ids.includes(id));
+        await assertMayGrant(ctx.db, user, added);
+        await assertIdsExist(ctx.db, 'permissions', ctx.body.permission_ids, 'permission');
+      }
+      const name = ctx.body.name?.trim() ?? before.name;
+      if (name !== before.name && (await nameTaken(ctx.db, name, before.id))) throw conflict(`a role named "${name}" already exists`);
+      await ctx.db.query('UPDATE roles SET name = $1, is_super_admin = $2, updated_at = now() WHERE id = $3', [
+        name,
+        ctx.body.is_super_admin ?? before.is_super_admin,
+        before.id,
+      ]);
+      if (ctx.body.permission_ids) await setPermissions(ctx.db, before.id, ctx.body.permission_ids);
+      if (before.is_super_admin) await assertSuperAdminRemains(ctx.db);
+      const after = await loadRole(ctx.db, before.id);
+      await ctx.audit({ action: 'update', resource: 'role', targetId: before.id, before: view(before), after: view(after) });
+      return after;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'role/delete',
+    access: { permission: Keys.roleDelete },
+    summary: 'Delete a role that no account holds',
+    body: idBody,
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const before = await loadRole(ctx.db, ctx.body.id);
+      if (before.is_super_admin && !ctx.user!.isSuperAdmin) throw forbidden();
+      const held = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM account_roles WHERE role_id = $1', [before.id]);
+      if (held.rows[0].n > 0) throw conflict(`role "${before.name}" is still assigned to ${held.rows[0].n} account(s)`);
+      await ctx.db.query('DELETE FROM roles WHERE id = $1', [before.id]);
+      await ctx.audit({ action: 'delete', resource: 'role', targetId: before.id, before: view(before), after: null });
+      return null;
+    },
+  },
+]);

@@ -1,0 +1,121 @@
+/**
+ * `GET schema/list` and `GET schema/detail?id=` — the schemas the signed-in account may open,
+ * read from the store `loadSchemas` filled at start (and the dev watch keeps current).
+ */
+import { Code } from '../../src/contract/codes.js';
+import { AppError } from '../http/errors.js';
+import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
+import { contentHash } from '../schemas/canonical.js';
+import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
+import type { ParsedSchema } from '../schemas/validate.js';
+
+/**
+ * May this account open the schema? Super admin: all. A schema naming a permission needs
+ * that flattened key; one without needs access to its module (any key with the module
+ * prefix, spec section 6); one with neither (enums) needs only a login.
+ */
+export function canOpenSchema(user: SessionUser, s: ParsedSchema): boolean {
+  if (user.isSuperAdmin) return true;
+  if (s.permission) return user.keys.has(s.permission);
+  if (s.module) {
+    for (const k of user.keys) if (k.startsWith(s.module)) return true;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The hash the client caches by: the schema's content hash, combined with the hashes of
+ * the enums it refers to (so editing an enum also refreshes the pages that show it).
+ */
+export function servedHash(store: SchemaStore, s: ParsedSchema): string {
+  const enums = Object.keys(store.enumsFor(s.id)).sort();
+  if (!enums.length) return s.hash;
+  return contentHash([s.hash, ...enums.map((e) => store.get(e)?.hash ?? '')]);
+}
+
+const nullableString = { type: ['string', 'null'] };
+
+const listReply = {
+  type: 'object',
+  properties: {
+    list: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          version: { type: 'integer' },
+          hash: { type: 'string' },
+          kind: { type: 'string' },
+          routes: { type: 'array', items: { type: 'string' } },
+          module: nullableString,
+          permission: nullableString,
+        },
+      },
+    },
+  },
+};
+
+/** `If-None-Match` may list several tags, quoted or weak. */
+const matchesEtag = (header: string | string[] | undefined, hash: string): boolean => {
+  const raw = Array.isArray(header) ? header.join(',') : header ?? '';
+  return raw
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, ''))
+    .some((t) => t === hash || t === '*');
+};
+
+async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
+  const store = getSchemaStore();
+  const s = store.get(ctx.query.id);
+  if (!s) throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found`);
+  if (!ctx.user || !canOpenSchema(ctx.user, s)) throw new AppError(Code.FORBIDDEN);
+  const hash = servedHash(store, s);
+  const etag = `"${hash}"`;
+  ctx.reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+  if (matchesEtag(ctx.req.headers['if-none-match'], hash)) {
+    ctx.reply.code(304).send();
+    return;
+  }
+  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id) };
+  ctx.reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send({ code: Code.OK, msg: 'ok', data });
+}
+
+export const routes = defineRoutes([
+  {
+    method: 'GET',
+    path: 'schema/list',
+    access: 'login',
+    summary: 'Schemas (pages and forms) the signed-in account may open, with version and content hash',
+    tags: ['schema'],
+    reply: listReply,
+    async handler(ctx) {
+      const store = getSchemaStore();
+      const user = ctx.user as SessionUser;
+      const list = store
+        .pages()
+        .filter((s) => canOpenSchema(user, s))
+        .map((s) => ({ ...store.summary(s), hash: servedHash(store, s) }));
+      return { list };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'schema/detail',
+    access: 'login',
+    summary: 'One schema with the enums it refers to; ETag = hash, 304 on If-None-Match',
+    tags: ['schema'],
+    query: {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+    },
+    raw: 'stream',
+    handler: detail,
+  },
+]);

@@ -1,0 +1,156 @@
+/**
+ * The HTTP client of spec sections 7–9. Base `/api/` (admin calls under `admin/`, config
+ * under `common/`), cookies sent, `admin-token` header from the `sid` cookie, 5-minute timeout.
+ * Envelope codes: 10000 resolves `data`; 20001 clears the session and goes to /login
+ * (rejecting with 请先登录); any other code shows `msg` unless the call is silent and rejects
+ * with an ApiError carrying code, msg and data (40001 field errors live in `data.errors`).
+ * Transport failures show the HTTP status message plus the network suffix.
+ */
+import axios, { type AxiosAdapter, type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { Code, type Envelope } from '../../contract/codes.js';
+import type { HttpPort, RequestOptions, TransferOptions } from '../../runtime/env.js';
+import { apiBase } from './host.js';
+import {
+  DEFAULT_FILE_NAME,
+  DOWNLOAD_TIMEOUTS,
+  fileNameFromDisposition,
+  openUrl,
+  percentOf,
+  saveBlob,
+  withXlsxTimestamp,
+} from './files.js';
+
+export const REQUEST_TIMEOUT = 300_000;
+/** HTTP statuses with a message of their own (spec section 8). */
+export const KNOWN_STATUSES = [200, 401, 403, 404, 408, 500, 501, 502, 503, 504, 505] as const;
+
+/** A rejected call: envelope code (or -1 for a transport failure), message, data, HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly msg: string,
+    readonly data: unknown = null,
+    readonly status?: number,
+  ) {
+    super(msg);
+    this.name = 'ApiError';
+  }
+}
+
+export interface HttpDeps {
+  t(key: string, vars?: Record<string, unknown>): string;
+  showError(text: string): void;
+  /** 20001: clear persisted state and `sid`, go to /login */
+  onUnauthorized(): void;
+  getToken(): string | undefined;
+  baseURL?: string;
+  adapter?: AxiosAdapter;
+  saveFile?(blob: Blob, fileName: string): void;
+  openFile?(url: string): void;
+}
+
+type Base = 'admin' | 'common';
+
+export interface HttpClient extends HttpPort {
+  /** GET on the common base, e.g. `config` → /api/common/config */
+  getCommon<T = unknown>(path: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<T>;
+}
+
+const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null && 'code' in v;
+
+export function createHttpClient(deps: HttpDeps): HttpClient {
+  const ax = axios.create({
+    baseURL: deps.baseURL ?? apiBase(),
+    withCredentials: true,
+    timeout: REQUEST_TIMEOUT,
+    adapter: deps.adapter,
+  });
+  ax.interceptors.request.use((cfg) => {
+    const token = deps.getToken();
+    if (token) cfg.headers.set('admin-token', token);
+    return cfg;
+  });
+
+  const statusMessage = (status: number | undefined, err?: AxiosError): string => {
+    if (status && (KNOWN_STATUSES as readonly number[]).includes(status)) return deps.t(`common.http.status.${status}`);
+    if (status) return deps.t('common.http.statusOther', { status });
+    if (err?.code === 'ECONNABORTED' || err?.code === 'ETIMEDOUT') return deps.t('common.http.status.408');
+    return deps.t('common.http.network');
+  };
+
+  /** Resolves an envelope: data on 10000, session handling on 20001, ApiError otherwise. */
+  const settle = <T>(env: unknown, opts: RequestOptions | undefined, status: number): T => {
+    if (!isEnvelope(env)) {
+      const msg = statusMessage(status) + deps.t('common.http.networkSuffix');
+      if (!opts?.silent) deps.showError(msg);
+      throw new ApiError(-1, msg, env, status);
+    }
+    if (env.code === Code.OK) return env.data as T;
+    if (env.code === Code.NOT_LOGGED_IN) {
+      deps.onUnauthorized();
+      throw new ApiError(env.code, deps.t('common.http.pleaseLogin'), env.data, status);
+    }
+    if (!opts?.silent) deps.showError(env.msg || deps.t('common.http.failed'));
+    throw new ApiError(env.code, env.msg, env.data, status);
+  };
+
+  const send = async <T>(cfg: AxiosRequestConfig, opts?: RequestOptions): Promise<AxiosResponse<T>> => {
+    try {
+      return await ax.request<T>({ ...cfg, timeout: opts?.timeout ?? cfg.timeout, signal: opts?.signal });
+    } catch (e) {
+      if (axios.isCancel(e)) throw e;
+      const err = e as AxiosError;
+      const status = err.response?.status;
+      // a reply that still carries an envelope (e.g. 20001 on a 401) is handled as one
+      if (err.response && isEnvelope(err.response.data)) settle(err.response.data, opts, status ?? 0);
+      const msg = statusMessage(status, err) + deps.t('common.http.networkSuffix');
+      if (!opts?.silent) deps.showError(msg);
+      throw new ApiError(-1, msg, err.response?.data ?? null, status);
+    }
+  };
+
+  const call = async <T>(base: Base, cfg: AxiosRequestConfig, opts?: RequestOptions): Promise<T> => {
+    const res = await send<unknown>({ ...cfg, url: `${base}/${cfg.url}` }, opts);
+    return settle<T>(res.data, opts, res.status);
+  };
+
+  const progress = (opts?: TransferOptions) =>
+    opts?.onProgress
+      ? (e: { loaded: number; total?: number }) => opts.onProgress?.(percentOf(e.loaded, e.total))
+      : undefined;
+
+  return {
+    get: (path, params, opts) => call('admin', { method: 'GET', url: path, params }, opts),
+    post: (path, body, opts) => call('admin', { method: 'POST', url: path, data: body }, opts),
+    getCommon: (path, params, opts) => call('common', { method: 'GET', url: path, params }, opts),
+
+    async download(path, body, opts) {
+      const res = await send<Blob>(
+        {
+          method: body === undefined ? 'GET' : 'POST',
+          url: `admin/${path}`,
+          data: body,
+          responseType: 'blob',
+          timeout: DOWNLOAD_TIMEOUTS[path] ?? REQUEST_TIMEOUT,
+          onDownloadProgress: progress(opts),
+        },
+        opts,
+      );
+      const type = String(res.headers['content-type'] ?? '');
+      if (type.includes('json')) {
+        // an envelope instead of a file: an error, or a URL to fetch the file from
+        const raw: unknown = res.data instanceof Blob ? JSON.parse(await res.data.text()) : res.data;
+        const data = settle<unknown>(raw, opts, res.status);
+        const url = typeof data === 'string' ? data : (data as { url?: unknown } | null)?.url;
+        if (typeof url === 'string') (deps.openFile ?? openUrl)(withXlsxTimestamp(url));
+        return;
+      }
+      const name = fileNameFromDisposition(res.headers['content-disposition'] as string | undefined);
+      const blob = res.data instanceof Blob ? res.data : new Blob([res.data as BlobPart]);
+      (deps.saveFile ?? saveBlob)(blob, name ?? opts?.fileName ?? DEFAULT_FILE_NAME);
+    },
+
+    upload: (path, form, opts) =>
+      call('admin', { method: 'POST', url: path, data: form, onUploadProgress: progress(opts) }, opts),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Where API calls go (spec sections 7 and 9): the base `/api/`, rewritten to a stored API
+ * domain preference, and dev-host detection (host starts with `admindev` or `localhost`).
+ * The domain preference is honoured only on dev hosts, so a stale entry on a production
+ * host can never send the session token to another origin.
+ */
+import { storage } from '../store.js';
+
+export const API_BASE = '/api/';
+export const API_DOMAIN_KEY = 'api_domain';
+
+export function isDevHost(hostname: string = globalThis.location?.hostname ?? ''): boolean {
+  return hostname.startsWith('admindev') || hostname.startsWith('localhost');
+}
+
+export function getApiDomain(): string | null {
+  const v = storage.read<string>(API_DOMAIN_KEY);
+  return typeof v === 'string' && /^https?:\/\/[^/\s]+\/?$/.test(v) ? v.replace(/\/$/, '') : null;
+}
+
+export function setApiDomain(domain: string | null): void {
+  if (domain) storage.write(API_DOMAIN_KEY, domain);
+  else storage.remove(API_DOMAIN_KEY);
+}
+
+/** `/api/`, or `https://domain/api/` when a domain preference is stored and the host is a dev host. */
+export function apiBase(hostname?: string): string {
+  const domain = getApiDomain();
+  return domain && isDevHost(hostname) ? `${domain}${API_BASE}` : API_BASE;
+}

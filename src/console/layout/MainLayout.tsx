@@ -1,0 +1,112 @@
+/**
+ * The main layout: collapsible side menu for the current module, header with the module
+ * switcher, language switch, dark mode, theme colour and user menu; the page below, inside
+ * the error boundary and the 加载中... fallback.
+ */
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Space, theme, Typography } from 'antd';
+import type { ItemType } from 'antd/es/menu/interface.js';
+import { Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { ErrorBoundary } from '../../screens/ErrorBoundary.js';
+import { Loading } from '../../screens/Loading.js';
+import { findRoute } from '../routes/config.js';
+import { ROUTES } from '../routes/pages.js';
+import { sessionStore } from '../session/store.js';
+import { settingsStore } from '../settings/store.js';
+import { LanguageSwitch } from './LanguageSwitch.js';
+import { accessibleModules, buildMenu, selectedMenu, type MenuNode } from './menu.js';
+import { ModuleSwitcher } from './ModuleSwitcher.js';
+import { DarkModeSwitch, ThemeColorPicker } from './ThemeControls.js';
+import { UserMenu } from './UserMenu.js';
+
+const toItems = (nodes: MenuNode[]): ItemType[] =>
+  nodes.map((n) =>
+    n.children
+      ? { key: n.key, label: n.label, children: toItems(n.children) }
+      : { key: n.key, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> },
+  );
+
+export default function MainLayout() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const access = sessionStore.use((s) => s.access);
+  const menuModule = sessionStore.use((s) => s.menuModule);
+  const collapsed = settingsStore.use((s) => s.collapsed);
+  const locale = settingsStore.use((s) => s.locale);
+
+  const modules = accessibleModules(ROUTES, access);
+  const current = modules.find((m) => m.module === menuModule) ?? modules[0];
+  const items = useMemo(() => (current ? toItems(buildMenu(current, access, locale)) : []), [current, access, locale]);
+  const match = findRoute(ROUTES, pathname);
+  const selection = current ? selectedMenu(current, match?.entry.path) : { open: [] };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        width={220}
+        theme="light"
+        style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
+      >
+        <div className="console-brand" style={{ color: token.colorPrimary }} onClick={() => navigate('/home')}>
+          {collapsed ? t('shell.app.short') : t('shell.app.title')}
+        </div>
+        <Menu
+          mode="inline"
+          data-testid="side-menu"
+          items={items}
+          selectedKeys={selection.selected ? [selection.selected] : []}
+          defaultOpenKeys={selection.open}
+          key={`${current?.module}-${locale}`}
+          onClick={({ key }) => navigate(key)}
+          style={{ borderInlineEnd: 'none' }}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            padding: '0 16px',
+            background: token.colorBgContainer,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <Button
+            type="text"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            aria-label={collapsed ? t('shell.header.expand') : t('shell.header.collapse')}
+            onClick={() => settingsStore.set({ collapsed: !collapsed })}
+            data-testid="collapse-toggle"
+          />
+          <ModuleSwitcher active={current?.module ?? null} />
+          <Space size={4}>
+            <LanguageSwitch />
+            <ThemeColorPicker />
+            <DarkModeSwitch />
+            <UserMenu />
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ margin: 16 }}>
+          <div style={{ padding: 24, minHeight: 360, background: token.colorBgContainer, borderRadius: token.borderRadiusLG }}>
+            <ErrorBoundary key={pathname}>
+              <Suspense fallback={<Loading />}>
+                <Outlet />
+              </Suspense>
+            </ErrorBoundary>
+          </div>
+        </Layout.Content>
+        <Layout.Footer style={{ textAlign: 'center', padding: '8px 16px' }}>
+          <Typography.Text type="secondary">{t('shell.app.title')}</Typography.Text>
+        </Layout.Footer>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,41 @@
+/** User menu: change password and logout. */
+import { KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Button, Dropdown } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { http } from '../http/instance.js';
+import { logout } from '../session/actions.js';
+import { sessionStore } from '../session/store.js';
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const user = sessionStore.use((s) => s.user);
+  const onClick = async ({ key }: { key: string }) => {
+    if (key === 'change-password') navigate('/change-password');
+    if (key === 'logout') {
+      await logout(http).catch(() => undefined);
+      void message.success(t('shell.header.loggedOut'));
+      navigate('/login', { replace: true });
+    }
+  };
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        onClick,
+        items: [
+          { key: 'change-password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('shell.header.changePassword')}</span> },
+          { type: 'divider' },
+          { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('shell.header.logout')}</span> },
+        ],
+      }}
+    >
+      <Button type="text" data-testid="user-menu" style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+        <Avatar size="small" icon={<UserOutlined />} />
+        <span>{user?.name || user?.email}</span>
+      </Button>
+    </Dropdown>
+  );
+}

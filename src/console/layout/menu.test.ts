@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { buildAccess, type PermissionRecord } from '../../contract/access.js';
+import { buildRouteConfig, type PageProps } from '../routes/config.js';
+import { accessibleModules, buildMenu, moduleEntryPath, selectedMenu } from './menu.js';
+
+const config = buildRouteConfig(() => (_: PageProps) => null);
+const text = config.find((m) => m.module === 'intelligent_text')!;
+const p = (module: string, permission_key: string): PermissionRecord => ({ id: 1, pid: 0, module, permission_key });
+
+describe('side menu', () => {
+  it('leaves out hidden entries, entries the user may not open and empty groups', () => {
+    const access = buildAccess([p('intelligent_text', 'text.shop.list'), p('intelligent_text', 'text.shop.session_category')], []);
+    const menu = buildMenu(text, access, 'en-US');
+    expect(menu).toEqual([
+      { key: 'text.shop', label: 'Shops and customers', children: [{ key: '/intelligent_text/shop/list', label: 'Shops', path: '/intelligent_text/shop/list' }] },
+    ]);
+    expect(accessibleModules(config, access).map((m) => m.module)).toEqual(['intelligent_text']);
+    expect(moduleEntryPath(text, access)).toBe('/intelligent_text/shop/list');
+  });
+
+  it('shows every visible entry to a super admin, in both locales', () => {
+    const access = buildAccess([], [{ is_super_admin: true }]);
+    const zh = buildMenu(text, access, 'zh-CN');
+    expect(zh[0].label).toBe('话术管理');
+    expect(zh.flatMap((g) => g.children ?? []).some((c) => c.path === '/intelligent_text/shop/sessionCategory')).toBe(false);
+    expect(accessibleModules(config, access)).toHaveLength(4);
+  });
+
+  it('selects the nearest visible ancestor of a hidden page', () => {
+    expect(selectedMenu(text, '/intelligent_text/learn/material/detail/:id')).toEqual({
+      selected: '/intelligent_text/learn/material',
+      open: ['text.learn'],
+    });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Menus built on the client from the route configuration (spec section 1): the side menu of
+ * one module leaves out hidden entries, entries the user may not open and empty groups.
+ */
+import { canOpenRoute, hasModuleAccess, type AccessState } from '../../contract/access.js';
+import type { Locale } from '../settings/store.js';
+import { firstOpenRoute, flattenRoutes, type ModuleRoutes, type RouteEntry } from '../routes/config.js';
+
+export interface MenuNode {
+  /** canonical path for pages, manifest key for groups */
+  key: string;
+  label: string;
+  path?: string;
+  children?: MenuNode[];
+}
+
+export function buildMenu(m: ModuleRoutes, access: AccessState, locale: Locale): MenuNode[] {
+  const toNode = (e: RouteEntry): MenuNode | null => {
+    if (e.hidden) return null;
+    if (e.path) return canOpenRoute(access, e) ? { key: e.path, label: e.title[locale], path: e.path } : null;
+    const children = e.children.map(toNode).filter((n): n is MenuNode => n !== null);
+    return children.length ? { key: e.key, label: e.title[locale], children } : null;
+  };
+  return m.menus.map(toNode).filter((n): n is MenuNode => n !== null);
+}
+
+/** Menu selection for a pathname: the entry itself or, for a hidden page, its nearest visible ancestor. */
+export function selectedMenu(m: ModuleRoutes, pattern: string | undefined): { selected?: string; open: string[] } {
+  if (!pattern) return { open: [] };
+  const trail: RouteEntry[] = [];
+  const find = (e: RouteEntry, stack: RouteEntry[]): boolean => {
+    if (e.path === pattern || e.aliases.includes(pattern)) {
+      trail.push(...stack, e);
+      return true;
+    }
+    return e.children.some((c) => find(c, [...stack, e]));
+  };
+  m.menus.some((e) => find(e, []));
+  const visible = trail.filter((e) => !e.hidden);
+  const page = [...visible].reverse().find((e) => e.path);
+  return { selected: page?.path, open: visible.filter((e) => !e.path).map((e) => e.key) };
+}
+
+export function accessibleModules(config: ModuleRoutes[], access: AccessState): ModuleRoutes[] {
+  return config.filter((m) => hasModuleAccess(access, m.module));
+}
+
+/** Where the module switcher goes: the module home when allowed, else its first page the user may open. */
+export function moduleEntryPath(m: ModuleRoutes, access: AccessState): string | undefined {
+  return firstOpenRoute(m, (e) => canOpenRoute(access, e))?.path;
+}
+
+/** Visible pages of a module the user may open (module home quick links). */
+export function openPages(m: ModuleRoutes, access: AccessState): RouteEntry[] {
+  return flattenRoutes([m]).filter((e) => e.path && !e.hidden && e !== m.home && canOpenRoute(access, e));
+}

@@ -1,0 +1,53 @@
+/**
+ * The route tree: /login without layout; everything else signed in, inside the main layout:
+ * / → /home, /home, /no-permission, /change-password, every manifest page (and alias), 404.
+ */
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { UNAUTH_COMMON } from '../../contract/permission-manifest.js';
+import { Loading } from '../../screens/Loading.js';
+import { RequireSession } from '../session/RequireSession.js';
+import { Guard, GuardedPage } from './Guarded.js';
+import { ROUTES } from './pages.js';
+import { routablePaths } from './config.js';
+
+const LoginPage = lazy(() => import('../../screens/Login.js'));
+const MainLayout = lazy(() => import('../layout/MainLayout.js'));
+const Home = lazy(() => import('../../screens/Home.js'));
+const NotFound = lazy(() => import('../../screens/NotFound.js'));
+const NoPermission = lazy(() => import('../../screens/NoPermission.js'));
+const ChangePassword = lazy(() => import('../../screens/ChangePassword.js'));
+
+/** /home: the common module, no permission key, no menu entry. */
+export const HOME_ROUTE = { key: 'common_home', module: UNAUTH_COMMON, auth: false } as const;
+
+const paths = routablePaths(ROUTES);
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading fullscreen />}>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route element={<RequireSession />}>
+          <Route element={<MainLayout />}>
+            <Route index element={<Navigate to="/home" replace />} />
+            <Route
+              path="/home"
+              element={
+                <Guard route={HOME_ROUTE} module={UNAUTH_COMMON}>
+                  <Home />
+                </Guard>
+              }
+            />
+            <Route path="/no-permission" element={<NoPermission />} />
+            <Route path="/change-password" element={<ChangePassword />} />
+            {paths.map(({ path, entry }) => (
+              <Route key={path} path={path} element={<GuardedPage entry={entry} />} />
+            ))}
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * Which component renders a manifest page: module homes get the bespoke module home; pages
+ * listed in BESPOKE_PAGES (by flattened key) get their hand-written screen; every other page
+ * is a schema page rendered by the runtime.
+ */
+import { lazy } from 'react';
+import { SchemaPageHost } from '../pages/SchemaPageHost.js';
+import { buildRouteConfig, type PageComponent, type PageResolver } from './config.js';
+
+const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
+
+/** Hand-written screens by flattened key, e.g. 'intelligent_text.text.session.chat'. */
+export const BESPOKE_PAGES: Record<string, PageComponent> = {};
+
+export const resolvePage: PageResolver = (module, node) => {
+  if (node.route === 'home') return ModuleHome;
+  return BESPOKE_PAGES[`${module}.${node.key}`] ?? SchemaPageHost;
+};
+
+export const ROUTES = buildRouteConfig(resolvePage);

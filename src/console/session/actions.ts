@@ -1,0 +1,62 @@
+/** Session calls (spec section 7): start-up, login, logout, change password. */
+import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
+import type { HttpPort } from '../../runtime/env.js';
+import { readSid, writeSid } from '../http/cookies.js';
+import { clearSession, sessionStore, setSignedIn, type SessionUser } from './store.js';
+
+interface LoginReply {
+  user: SessionUser & { token: string };
+}
+
+interface RolePermissionsReply {
+  permissions: PermissionRecord[];
+  roles: RoleFlag[];
+}
+
+const pickUser = (data: unknown): SessionUser => {
+  const d = data as { user?: SessionUser } & SessionUser;
+  const u = d.user ?? d;
+  return { id: u.id, email: u.email, name: u.name, roles: u.roles ?? [] };
+};
+
+async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void> {
+  const reply = await http.post<RolePermissionsReply>('account/role-permissions');
+  setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
+}
+
+/** Start-up: `GET User/Get` only when a saved token exists, then the role permissions. */
+export async function bootSession(http: HttpPort): Promise<void> {
+  if (!readSid()) {
+    clearSession();
+    return;
+  }
+  sessionStore.set({ status: 'booting' });
+  try {
+    const user = pickUser(await http.get<unknown>('User/Get', undefined, { silent: true }));
+    await loadPermissions(http, user);
+  } catch (e) {
+    // 20001 already cleared the session; anything else is a failed start-up the person can retry
+    if (sessionStore.get().status !== 'anonymous') sessionStore.set({ status: 'error' });
+    throw e;
+  }
+}
+
+export async function login(http: HttpPort, email: string, password: string): Promise<SessionUser> {
+  const reply = await http.post<LoginReply>('user/login', { email, password });
+  writeSid(reply.user.token);
+  const user = pickUser(reply.user);
+  await loadPermissions(http, user);
+  return user;
+}
+
+export async function logout(http: HttpPort): Promise<void> {
+  try {
+    await http.post('user/logout', undefined, { silent: true });
+  } finally {
+    clearSession();
+  }
+}
+
+export async function changePassword(http: HttpPort, oldPassword: string, newPassword: string): Promise<void> {
+  await http.post('user/update-pwd', { old_password: oldPassword, new_password: newPassword });
+}

@@ -1,0 +1,64 @@
+/**
+ * Session state (spec sections 4 and 6): the signed-in user, their flattened permissions and
+ * the current module. The user profile (never the token) and the last module are persisted
+ * under `sessionkey`; the token lives only in the `sid` cookie.
+ */
+import { EMPTY_ACCESS, buildAccess, type AccessState, type PermissionRecord, type RoleFlag } from '../../contract/access.js';
+import type { RouteModule } from '../routes/config.js';
+import { clearSid } from '../http/cookies.js';
+import { createStore, storage } from '../store.js';
+
+export const SESSION_KEY = 'sessionkey';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  name: string;
+  roles: Array<RoleFlag & { id?: number; name?: string }>;
+}
+
+export type SessionStatus = 'booting' | 'anonymous' | 'ready' | 'error';
+
+export interface SessionState {
+  status: SessionStatus;
+  user: SessionUser | null;
+  access: AccessState;
+  /** module of the route last entered (unauth_common on /home) */
+  currentModule: RouteModule | null;
+  /** last business module entered; the side menu shows it on module-less pages */
+  menuModule: RouteModule | null;
+}
+
+interface Persisted {
+  user?: SessionUser | null;
+  menuModule?: RouteModule | null;
+}
+
+const saved = storage.read<Persisted>(SESSION_KEY) ?? {};
+
+export const sessionStore = createStore<SessionState>(
+  { status: 'booting', user: saved.user ?? null, access: EMPTY_ACCESS, currentModule: null, menuModule: saved.menuModule ?? null },
+  (s) => {
+    if (s.status === 'anonymous') return;
+    storage.write(SESSION_KEY, { user: s.user, menuModule: s.menuModule } satisfies Persisted);
+  },
+);
+
+/** Stores the user and their flattened permissions. */
+export function setSignedIn(user: SessionUser, permissions: PermissionRecord[], roles: RoleFlag[]): void {
+  sessionStore.set({ status: 'ready', user, access: buildAccess(permissions, [...user.roles, ...roles]) });
+}
+
+/** Logout / 20001 / reset: clears user state, the persisted state and the `sid` cookie. */
+export function clearSession(): void {
+  clearSid();
+  storage.remove(SESSION_KEY);
+  sessionStore.set({ status: 'anonymous', user: null, access: EMPTY_ACCESS, currentModule: null, menuModule: null });
+}
+
+/** Tracks the current module on route entry. */
+export function enterModule(module: RouteModule | null): void {
+  const s = sessionStore.get();
+  const menuModule = module && module !== 'unauth_common' ? module : s.menuModule;
+  if (s.currentModule !== module || s.menuModule !== menuModule) sessionStore.set({ currentModule: module, menuModule });
+}

@@ -1,0 +1,114 @@
+/**
+ * Runs an action (data) with the environment: navigate, openForm, request (confirm, success
+ * message, refresh), download / upload (with progress), refresh. Permission and `visible`
+ * decide whether an action is shown at all.
+ */
+import type { RuntimeEnv } from './env.js';
+import type { ActionSpec, FormMode } from './types.js';
+import { callApi, parseApi } from './api.js';
+import type { Scope } from './expr/evaluate.js';
+import { resolveCondition, resolveMap, resolvePath, resolveValue } from './expr/template.js';
+
+export interface OpenFormRequest {
+  form: string;
+  mode: FormMode;
+  params: Record<string, unknown>;
+  record?: Record<string, unknown>;
+}
+
+export interface ActionHost {
+  env: RuntimeEnv;
+  scope: Scope;
+  refresh(): void;
+  /** opens a form (modal / drawer, or navigates to a page form); resolves true when it was submitted */
+  openForm(req: OpenFormRequest): Promise<boolean>;
+  /** asks for a file (upload); resolves null when cancelled */
+  pickFile?(accept?: string): Promise<File | null>;
+  progress?(actionKey: string, percent: number | null): void;
+}
+
+/** May this action be shown? (permission via env.can, then `visible`) */
+export function isShown(spec: { permission?: string; visible?: boolean | string }, env: RuntimeEnv, scope: Scope): boolean {
+  if (spec.permission && !env.can(spec.permission)) return false;
+  try {
+    return resolveCondition(spec.visible, scope, true);
+  } catch {
+    return false;
+  }
+}
+
+export function isDisabled(spec: { disabled?: boolean | string }, scope: Scope): boolean {
+  try {
+    return resolveCondition(spec.disabled, scope, false);
+  } catch {
+    return true;
+  }
+}
+
+/** Runs the action; resolves true when it did something (not cancelled). */
+export async function runAction(action: ActionSpec, host: ActionHost): Promise<boolean> {
+  const { env, scope } = host;
+  if (action.confirm && action.type !== 'openForm' && action.type !== 'navigate') {
+    if (!(await env.confirm(env.t(action.confirm), { danger: action.danger }))) return false;
+  }
+  switch (action.type) {
+    case 'navigate':
+      env.navigate(resolvePath(action.to, scope));
+      return true;
+    case 'refresh':
+      host.refresh();
+      return true;
+    case 'openForm': {
+      const record = action.record ? resolveValue(action.record, scope) : undefined;
+      const done = await host.openForm({
+        form: action.form,
+        mode: action.mode,
+        params: resolveMap(action.params, scope),
+        record: record && typeof record === 'object' ? (record as Record<string, unknown>) : undefined,
+      });
+      if (done && action.refresh !== false) host.refresh();
+      return done;
+    }
+    case 'request': {
+      await callApi(env.http, action.api, resolveMap(action.body, scope));
+      if (action.successMessage) env.notify.success(env.t(action.successMessage));
+      if (action.refresh !== false) host.refresh();
+      return true;
+    }
+    case 'download': {
+      const { path } = parseApi(action.api);
+      host.progress?.(action.key, 0);
+      try {
+        await env.http.download(path, resolveMap(action.body, scope), {
+          fileName: action.fileName ? String(resolveValue(action.fileName, scope)) : undefined,
+          timeout: action.timeout,
+          onProgress: (p) => host.progress?.(action.key, p),
+        });
+      } finally {
+        host.progress?.(action.key, null);
+      }
+      return true;
+    }
+    case 'upload': {
+      const file = host.pickFile ? await host.pickFile(action.accept) : null;
+      if (!file) return false;
+      if (action.maxSize && file.size > action.maxSize) {
+        env.notify.error(env.t('runtime.upload.tooLarge', { max: action.maxSize }));
+        return false;
+      }
+      const form = new FormData();
+      form.append(action.fieldName ?? 'file', file);
+      for (const [k, v] of Object.entries(resolveMap(action.body, scope))) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+      const { path } = parseApi(action.api);
+      host.progress?.(action.key, 0);
+      try {
+        await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
+      } finally {
+        host.progress?.(action.key, null);
+      }
+      if (action.successMessage) env.notify.success(env.t(action.successMessage));
+      if (action.refresh !== false) host.refresh();
+      return true;
+    }
+  }
+}

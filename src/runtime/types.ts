@@ -1,0 +1,95 @@
+/**
+ * Runtime types: the schema language types (from schemas/meta/src, one typed source) plus
+ * what the loader and the server exchange.
+ */
+import type {
+  MetaKind,
+  PageKind,
+  PageSchema,
+  TAction,
+  TColumn,
+  TDetailSchema,
+  TEnumItem,
+  TEnumSchema,
+  TFormMode,
+  TFormSchema,
+  TFormilyObject,
+  TFormilySchema,
+  TListSchema,
+  TSection,
+  TTabsSchema,
+} from '../../schemas/meta/src/index.js';
+
+export type {
+  MetaKind,
+  PageKind,
+  PageSchema,
+  TAction as ActionSpec,
+  TColumn as ColumnSpec,
+  TDetailSchema as DetailSchema,
+  TEnumItem as EnumItem,
+  TEnumSchema as EnumSchema,
+  TFormMode as FormMode,
+  TFormSchema as FormSchema,
+  TFormilyObject as FormilyObject,
+  TFormilySchema as FormilyNode,
+  TListSchema as ListSchema,
+  TSection as SectionSpec,
+  TTabsSchema as TabsSchema,
+};
+
+/** One entry of `GET schema/list` (only schemas the caller may open). */
+export interface SchemaListItem {
+  id: string;
+  version: number;
+  hash: string;
+  kind: PageKind;
+  /** route patterns; for forms, every mode route */
+  routes: string[];
+  module: string;
+  permission?: string | null;
+}
+
+/** Reply of `GET schema/list`. */
+export interface SchemaListReply {
+  items: SchemaListItem[];
+}
+
+/** Reply of `GET schema/detail?id=`: the schema, its hash, and the enums it references. */
+export interface SchemaDetailReply {
+  schema: unknown;
+  hash: string;
+  enums: Record<string, TEnumSchema>;
+}
+
+export type EnumMap = Readonly<Record<string, TEnumSchema>>;
+
+/** A schema the client validated. */
+export interface LoadedSchema<S extends PageSchema = PageSchema> {
+  id: string;
+  hash: string;
+  schema: S;
+  enums: EnumMap;
+}
+
+/** Why a schema cannot be shown: names the schema, the JSON pointer and the reason. */
+export interface SchemaProblem {
+  id: string;
+  file?: string;
+  pointer: string;
+  reason: string;
+}
+
+export class SchemaLoadError extends Error {
+  constructor(readonly problems: SchemaProblem[]) {
+    super(problems.map((p) => `${p.id} ${p.pointer || '/'}: ${p.reason}`).join('; '));
+    this.name = 'SchemaLoadError';
+  }
+}
+
+/** The signed-in user as expressions see it (`user`). */
+export interface RuntimeUser {
+  id: number | string;
+  email?: string;
+  name?: string;
+}

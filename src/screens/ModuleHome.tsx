@@ -1,0 +1,37 @@
+/** /{module}/home for each of the four modules: the module's pages this account may open. */
+import { Card, Col, Empty, Row, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { PageProps } from '../console/routes/config.js';
+import { openPages } from '../console/layout/menu.js';
+import { ROUTES } from '../console/routes/pages.js';
+import { sessionStore } from '../console/session/store.js';
+import { settingsStore } from '../console/settings/store.js';
+
+export default function ModuleHome({ path }: PageProps) {
+  const { t } = useTranslation();
+  const access = sessionStore.use((s) => s.access);
+  const locale = settingsStore.use((s) => s.locale);
+  const module = ROUTES.find((m) => m.home.path === path);
+  if (!module) return null;
+  const pages = openPages(module, access);
+  return (
+    <div data-testid={`module-home-${module.module}`}>
+      <Typography.Title level={3}>{module.title[locale]}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('shell.moduleHome.description')}</Typography.Paragraph>
+      <Typography.Title level={5}>{t('shell.moduleHome.entries')}</Typography.Title>
+      {pages.length === 0 && <Empty description={t('shell.moduleHome.empty')} />}
+      <Row gutter={[12, 12]}>
+        {pages.map((p) => (
+          <Col key={p.path} xs={12} md={8} xl={6}>
+            <Link to={p.path!}>
+              <Card size="small" hoverable>
+                {p.title[locale]}
+              </Card>
+            </Link>
+          </Col>
+        ))}
+      </Row>
+    </div>
+  );
+}

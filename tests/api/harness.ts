@@ -1,0 +1,199 @@
+/**
+ * API test harness: a real server on a fresh database, called over real HTTP (fetch).
+ *
+ *   const s = await startServer();                 // fresh PGlite in a temp dir (or PostgreSQL, below)
+ *   const admin = await s.login();                  // super admin (ADMIN credentials of the harness)
+ *   const r = await admin.get('role/list', { page: 1 });   // → { status, body: { code, msg, data }, headers }
+ *   await admin.post('role/create', { name: 'x' });
+ *   const op = await s.loginWithKeys(['intelligent_text.text.shop.list']);  // new role + account holding only these keys
+ *   await s.close();
+ *
+ * One server per test file (PGlite initdb takes about a second): start it in `beforeAll`, close
+ * it in `afterAll`. With env TEST_DATABASE_URL set, each server gets a fresh PostgreSQL schema
+ * (dropped on close) instead of PGlite. Paths are relative to /api/admin/ unless they start with '/'.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Envelope } from '../../src/contract/codes.js';
+import { buildApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { openDb } from '../../server/db/open.js';
+import { openPg } from '../../server/db/pg.js';
+import { migrate } from '../../server/db/migrate.js';
+import { seedAll } from '../../server/db/seed.js';
+import type { SqlDb } from '../../server/db/sql-db.js';
+import type { RouteDef } from '../../server/http/route.js';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'admin-test-password';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: Envelope<T>;
+  headers: Headers;
+}
+
+export interface StartOptions {
+  /** run the demo seeds (core demo role/account + server/db/demo if present); default false */
+  seedDemo?: boolean;
+  /** override any setting */
+  config?: Partial<Config>;
+  /** replace the route list (default: every route of server/routes/index.ts) */
+  routes?: RouteDef[];
+}
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  app: FastifyInstance;
+  db: SqlDb;
+  config: Config;
+  /** a client with no session */
+  anon(): ApiClient;
+  /** sign in (default: the harness super admin); throws unless code 10000 */
+  login(email?: string, password?: string): Promise<ApiClient>;
+  /** create a role holding exactly these flattened keys and an account in it, and sign in as it */
+  loginWithKeys(keys: string[], opts?: { email?: string; password?: string }): Promise<ApiClient & { accountId: number; roleId: number }>;
+  close(): Promise<void>;
+}
+
+/** Keeps the cookies a browser would (sid, sid_guard) and sends sid as the admin-token header. */
+export class ApiClient {
+  readonly cookies = new Map<string, string>();
+  /** send the admin-token header (the client does; turn off to test cookie-only requests) */
+  sendToken = true;
+  constructor(readonly baseUrl: string) {}
+
+  get token(): string | undefined {
+    return this.cookies.get('sid');
+  }
+
+  url(p: string): string {
+    return p.startsWith('/') ? `${this.baseUrl}${p}` : `${this.baseUrl}/api/admin/${p}`;
+  }
+
+  async request<T = any>(method: string, p: string, opts: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+    const u = new URL(this.url(p));
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...opts.headers };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.sendToken && this.token) headers['admin-token'] ??= this.token;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(u, { method, headers, body });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /expires=thu, 01 jan 1970/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: Envelope<T>;
+    try {
+      parsed = JSON.parse(text) as Envelope<T>;
+    } catch {
+      parsed = { code: -1, msg: text, data: null as T };
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  get<T = any>(p: string, query?: Record<string, unknown>) {
+    return this.request<T>('GET', p, { query });
+  }
+
+  post<T = any>(p: string, body: unknown = {}) {
+    return this.request<T>('POST', p, { body });
+  }
+
+  /** like get/post but returns `data` and throws unless code 10000 */
+  async ok<T = any>(method: 'GET' | 'POST', p: string, payload?: Record<string, unknown>): Promise<T> {
+    const r = method === 'GET' ? await this.get<T>(p, payload) : await this.post<T>(p, payload ?? {});
+    if (r.body.code !== 10000) throw new Error(`${method} ${p} → ${r.status} ${r.body.code} ${r.body.msg}`);
+    return r.body.data;
+  }
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-api-'));
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config: Config = {
+    ...loadConfig({}, tmp),
+    port: 0,
+    dataDir: path.join(tmp, 'data'),
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    seedDemo: opts.seedDemo ?? false,
+    staticDir: path.join(tmp, 'no-dist'),
+    logLevel: 'silent',
+    ...opts.config,
+  };
+  let db: SqlDb;
+  if (pgUrl) {
+    const admin = await openPg(pgUrl, { max: 1 });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.close();
+    db = await openPg(pgUrl, { schema });
+  } else {
+    db = await openDb(config);
+  }
+  await migrate(db);
+  await seedAll(db, config);
+  const app = await buildApp({ config, db, routes: opts.routes });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  let seq = 0;
+
+  const server: TestServer = {
+    url,
+    app,
+    db,
+    config,
+    anon: () => new ApiClient(url),
+    async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
+      const c = new ApiClient(url);
+      const r = await c.post('user/login', { email, password });
+      if (r.body.code !== 10000) throw new Error(`login ${email} failed: ${r.body.code} ${r.body.msg}`);
+      return c;
+    },
+    async loginWithKeys(keys, o = {}) {
+      seq += 1;
+      const email = o.email ?? `limited${seq}-${randomBytes(3).toString('hex')}@example.com`;
+      const password = o.password ?? 'limited-password';
+      const perms = await db.query<{ id: number }>(
+        `SELECT id FROM permissions WHERE (module || '.' || permission_key) = ANY($1::text[]) OR (permission_type = 4 AND module = ANY($1::text[]))`,
+        [keys],
+      );
+      const role = await db.query<{ id: number }>('INSERT INTO roles (name) VALUES ($1) RETURNING id', [`role for ${email}`]);
+      const roleId = role.rows[0].id;
+      for (const p of perms.rows) await db.query('INSERT INTO role_permissions (role_id, permission_id) VALUES ($1, $2)', [roleId, p.id]);
+      const admin = await server.login();
+      const acc = await admin.ok('POST', 'account/create', { email, name: email, password, role_ids: [roleId] });
+      const c = (await server.login(email, password)) as ApiClient & { accountId: number; roleId: number };
+      c.accountId = acc.id;
+      c.roleId = roleId;
+      return c;
+    },
+    async close() {
+      await app.close();
+      await db.close();
+      if (pgUrl) {
+        const admin = await openPg(pgUrl, { max: 1 });
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.close();
+      }
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+  return server;
+}

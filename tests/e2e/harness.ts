@@ -1,0 +1,158 @@
+/**
+ * Browser-test harness: builds the client once if dist/ is missing, starts the real server
+ * (`tsx server/server.ts`) on a free port with a temp DATA_DIR, a known super admin and the
+ * demo seed, waits for it, launches Debian's Chromium through playwright-core, and cleans up.
+ *
+ *   const h = await startHarness();   // h.baseUrl, h.admin, h.operator, h.browser
+ *   const page = await h.newPage();   // fresh context (own cookies and localStorage)
+ *   await h.signIn(page, h.admin);
+ *   await h.close();
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface Account {
+  email: string;
+  password: string;
+}
+
+export interface Harness {
+  baseUrl: string;
+  browser: Browser;
+  admin: Account;
+  /** the demo operator seeded with SEED_DEMO=1 (server/db/seed-core.ts): some intelligent_text keys only */
+  operator: Account;
+  /** server output so far (for failure messages) */
+  log(): string;
+  newPage(): Promise<Page>;
+  signIn(page: Page, account: Account): Promise<void>;
+  shot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const ADMIN: Account = { email: 'admin@e2e.test', password: 'e2e-admin-password-1' };
+export const OPERATOR: Account = { email: 'operator@example.com', password: 'operator-demo-2026' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Builds the client when dist/ has no index.html (set E2E_REBUILD=1 to force). */
+export function ensureBuilt(): void {
+  if (existsSync(path.join(ROOT, 'dist/index.html')) && process.env.E2E_REBUILD !== '1') return;
+  const r = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('vite build failed');
+}
+
+async function waitForServer(url: string, child: ChildProcess, output: () => string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}/api/common/config`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not start within ${timeoutMs} ms:\n${output()}`);
+}
+
+export async function startHarness(): Promise<Harness> {
+  ensureBuilt();
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      STATIC_DIR: path.join(ROOT, 'dist'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+
+  let browser: Browser | undefined;
+  const stop = async () => {
+    await browser?.close().catch(() => undefined);
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForServer(baseUrl, child, () => output);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const b = browser;
+
+  return {
+    baseUrl,
+    browser: b,
+    admin: ADMIN,
+    operator: OPERATOR,
+    log: () => output,
+    async newPage() {
+      const ctx = await b.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 820 }, locale: 'zh-CN' });
+      return ctx.newPage();
+    },
+    async signIn(page, account) {
+      await page.goto('/login');
+      await page.locator('#email').fill(account.email);
+      await page.locator('#password').fill(account.password);
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
+    },
+    async shot(page, name) {
+      const file = path.join(SHOTS_DIR, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: false });
+      return file;
+    },
+    close: stop,
+  };
+}

@@ -1,0 +1,30 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit tests beside the code: `*.test.tsx` under src run in jsdom, every `*.test.ts` in node.
+ * The API suite (tests/api, vitest.api.config.ts) and the browser suite (tests/e2e, node:test)
+ * run separately.
+ */
+const exclude = ['node_modules/**', 'dist/**', 'tests/api/**', 'tests/e2e/**'];
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'schemas/**/*.test.ts'],
+          exclude,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'dom', environment: 'jsdom', include: ['src/**/*.test.tsx'], exclude },
+      },
+    ],
+  },
+});
