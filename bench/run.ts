@@ -10,6 +10,7 @@ import { apiSuite } from './api/api.bench.js';
 import { bundleSuite } from './console/bundle.bench.js';
 import { consoleSuite } from './console/console.bench.js';
 import { matches, parseArgs, USAGE } from './lib/args.js';
+import { updateDoc } from './lib/docs.js';
 import { describeMachine } from './lib/machine.js';
 import { printTable, writeReport, type Report } from './lib/report.js';
 import { checkGoal, type Figure, type Suite, type SuiteContext } from './lib/result.js';
@@ -67,6 +68,10 @@ async function main(): Promise<number> {
   };
   const out = path.resolve(root, args.out ?? `bench/results/${args.smoke ? 'smoke' : 'latest'}.json`);
   writeReport(out, report);
+  // a full run of everything also refreshes the table in docs/performance.md
+  if (!args.smoke && args.only.length === 0 && !args.out && updateDoc(path.join(root, 'docs/performance.md'), report)) {
+    console.log('docs/performance.md: latest-run table updated');
+  }
   printTable(figures);
   console.log(`\n${figures.length} figures in ${report.durationS} s → ${path.relative(root, out)}`);
   if (args.smoke) console.log('(smoke run: small data and short runs — the figures only show that the bench works)');

@@ -7,9 +7,10 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   body?: unknown;
   connections: number;
-  /** seconds of measurement, after `warmup` seconds whose figures are dropped */
+  /** seconds of measurement, after a warm-up whose figures are dropped: `warmup` seconds, or
+   * `{ requests }` completed requests (for slow calls, so none is still running when measuring starts) */
   duration: number;
-  warmup: number;
+  warmup: number | { requests: number };
   /** a reply counts as good when this holds (e.g. envelope code 10000) */
   check?: (status: number, body: string) => boolean;
 }
@@ -26,15 +27,15 @@ export interface LoadResult {
   duration: number;
 }
 
-async function once(o: LoadOptions, duration: number) {
+async function once(o: LoadOptions, run: { duration: number } | { amount: number }) {
   let bad = 0;
   const r = await autocannon({
+    ...run,
     url: o.url,
     method: o.method ?? 'GET',
     headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
     body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
     connections: o.connections,
-    duration,
     timeout: 30,
     requests: o.check
       ? [
@@ -51,8 +52,11 @@ async function once(o: LoadOptions, duration: number) {
 
 /** Warm-up run (discarded), then the measured run: req/s (mean per second), p50 and p99 latency in ms. */
 export async function load(o: LoadOptions): Promise<LoadResult> {
-  if (o.warmup > 0) await once(o, o.warmup);
-  const { r, bad } = await once(o, o.duration);
+  if (typeof o.warmup === 'number') {
+    if (o.warmup > 0) await once(o, { duration: o.warmup });
+    await new Promise((resolve) => setTimeout(resolve, 250)); // let requests cut off by the warm-up finish
+  } else await once(o, { amount: o.warmup.requests });
+  const { r, bad } = await once(o, { duration: o.duration });
   return {
     rps: round(r.requests.total / (r.duration || o.duration), 1) ?? 0,
     p50: r.latency.p50,

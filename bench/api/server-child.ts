@@ -39,7 +39,18 @@ base.post<{ Body: { name: string; url: string; headers: Record<string, string> }
   const { result, queries } = await rec.record(() => app.inject({ method: 'GET', url, headers }));
   const page = pageQuery(queries);
   if (page) cases.set(name, page);
-  return { status: result.statusCode, body: result.body.slice(0, 2000), bytes: result.body.length, queries, page: page ?? null };
+  let code: number | null = null;
+  let total: number | null = null;
+  let estimated = false;
+  try {
+    const env = JSON.parse(result.body) as { code?: number; data?: { total?: number; total_estimated?: boolean } };
+    code = env.code ?? null;
+    total = env.data?.total ?? null;
+    estimated = env.data?.total_estimated ?? false;
+  } catch {
+    /* not JSON: reported through `body` */
+  }
+  return { status: result.statusCode, code, total, estimated, body: result.body.slice(0, 600), bytes: result.body.length, queries, page: page ?? null };
 });
 
 /** EXPLAIN (ANALYZE, BUFFERS) of every statement one request ran, for docs/performance.md. */

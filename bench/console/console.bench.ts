@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ratioOf, skipped, type Figure, type Goal, type Suite, type SuiteContext } from '../lib/result.js';
 import { median, round } from '../lib/stats.js';
 import { launch, measurePage, type PageResult } from './browser.js';
+import { buildBenchPages } from './build.js';
 import { missingNeeds } from './pages.js';
 import { ensurePeers } from './peers.js';
 import { serveStatic } from './serve.js';
@@ -59,14 +59,6 @@ const PAIRS: Pair[] = [
     ],
   },
 ];
-
-function build(ctx: SuiteContext): void {
-  const r = spawnSync(process.execPath, [path.join(ctx.root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'bench/console/vite.config.ts'], {
-    cwd: ctx.root,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`bench page build failed:\n${r.stdout}\n${r.stderr}`);
-}
 
 interface Samples {
   ours: PageResult[];
@@ -148,8 +140,7 @@ export const consoleSuite: Suite = {
   id: 'console',
   title: 'Console pages (production build in Chromium; medians of several loads)',
   async run(ctx) {
-    ctx.log('building the bench pages…');
-    build(ctx);
+    buildBenchPages(ctx);
     const server = await serveStatic(path.join(ctx.root, 'bench/console/dist'), path.join(ctx.root, 'bench/peers/node_modules'));
     const browser = await launch();
     ctx.facts.chromium = browser.version();

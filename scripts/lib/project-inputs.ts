@@ -7,8 +7,15 @@ import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import { allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
 
-/** Widget names: the string array (or set) exported by src/widgets/names.ts. */
+/** Widget names: the string array (or set) exported by src/widgets/names.ts, minus the unknown-widget box. */
 export async function readWidgetNames(): Promise<Set<string>> {
+  const names = await exportedNames();
+  const mod = (await import('../../src/widgets/names.js')) as Record<string, unknown>;
+  if (typeof mod.UNKNOWN_WIDGET === 'string') names.delete(mod.UNKNOWN_WIDGET);
+  return names;
+}
+
+async function exportedNames(): Promise<Set<string>> {
   const mod = (await import('../../src/widgets/names.js')) as Record<string, unknown>;
   const preferred = ['WIDGET_NAMES', 'widgetNames', 'default'];
   const keys = [...preferred.filter((k) => k in mod), ...Object.keys(mod).filter((k) => !preferred.includes(k))];

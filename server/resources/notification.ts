@@ -97,6 +97,7 @@ const targetTypesRoute: RouteDef = {
   path: 'notification/target-types',
   access: { permission: K.notice },
   summary: 'Shop types a notification can target',
+  query: { type: 'object', additionalProperties: false, properties: {} },
   reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' }, label_en: { type: 'string' } } } },
   handler: async () => SHOP_TYPES,
 };

@@ -43,6 +43,7 @@ export const planConfigRoute: RouteDef = {
   path: 'plan/config',
   access: { permission: [K.plan, K.voicePlan, K.planOrder, K.voicePlanOrder] },
   summary: 'Option lists of the plan and plan-order forms',
+  query: { type: 'object', additionalProperties: false, properties: {} },
   handler: async () => ({
     products: PLAN_PRODUCTS,
     periods: PLAN_PERIODS,

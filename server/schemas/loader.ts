@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
-import { loadMetaValidators, type MetaValidators } from './meta.js';
+import { loadMetaValidators, type MetaValidators, type Precompiled } from './meta.js';
 import { SchemaLoadError, sortProblems, type SchemaProblem } from './problems.js';
 import { SchemaStore, setSchemaStore } from './store.js';
 import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './validate.js';
@@ -49,9 +49,22 @@ export async function listJsonFiles(dir: string): Promise<string[]> {
 export const displayPath = (schemasDir: string, abs: string): string =>
   path.relative(path.dirname(schemasDir), abs).split(path.sep).join('/');
 
+/**
+ * The standalone validators `npm run schemas:meta` writes for the browser (CSP without
+ * unsafe-eval); on the server they spare compiling the meta-schemas at start.
+ */
+async function precompiledValidators(): Promise<Precompiled> {
+  try {
+    const m = await import('../../src/runtime/generated/validators.js');
+    return { list: m.validate_list, form: m.validate_form, detail: m.validate_detail, tabs: m.validate_tabs, enum: m.validate_enum };
+  } catch {
+    return {};
+  }
+}
+
 /** Reads and validates every file; returns the valid schemas and all problems (does not throw). */
 export async function readSchemas(schemasDir: string, meta?: MetaValidators): Promise<LoadedFiles> {
-  const validators = meta ?? (await loadMetaValidators(path.join(schemasDir, 'meta')));
+  const validators = meta ?? (await loadMetaValidators(path.join(schemasDir, 'meta'), await precompiledValidators()));
   const files = (await Promise.all(SCHEMA_DIRS.map((d) => listJsonFiles(path.join(schemasDir, d))))).flat();
   const texts = await Promise.all(files.map((f) => readFile(f, 'utf8')));
   const schemas: ParsedSchema[] = [];

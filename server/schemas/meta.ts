@@ -26,8 +26,16 @@ export interface MetaValidators {
 
 const META_SUFFIX = '.schema.json';
 
-/** Reads every `*.schema.json` of the meta dir; kinds are compiled lazily, once each. */
-export async function loadMetaValidators(metaDir: string): Promise<MetaValidators> {
+/** Precompiled (ajv standalone) validators by kind: the fast path; only a failure compiles the full one. */
+export type Precompiled = Partial<Record<string, (data: unknown) => boolean>>;
+
+/**
+ * Reads every `*.schema.json` of the meta dir. A document is first checked with the
+ * precompiled validator of its kind when given (no compile at start); only when that fails
+ * (or there is none) is the kind's meta-schema compiled — once — with all errors on, for
+ * messages that name every spot.
+ */
+export async function loadMetaValidators(metaDir: string, precompiled: Precompiled = {}): Promise<MetaValidators> {
   let names: string[] = [];
   try {
     names = (await readdir(metaDir)).filter((n) => n.endsWith(META_SUFFIX));
@@ -64,6 +72,8 @@ export async function loadMetaValidators(metaDir: string): Promise<MetaValidator
     kinds,
     validate(kind, doc) {
       if (!kinds.has(kind)) return [{ pointer: '/kind', reason: `unknown kind "${kind}" (known: ${[...kinds].join(', ')})` }];
+      const fast = precompiled[kind];
+      if (fast && fast(doc)) return [];
       const fn = compile(kind);
       return fn(doc) ? [] : toIssues(fn.errors ?? [], doc);
     },

@@ -7,21 +7,21 @@ function ErrorPage({ error }: { error: Error }) {
   const { t } = useTranslation();
   return (
     <div data-testid="error-boundary">
-    <Result
-      status="error"
-      title={t('shell.error.title')}
-      subTitle={t('shell.error.subTitle')}
-      extra={[
-        <Button key="reload" type="primary" onClick={() => window.location.reload()}>
-          {t('shell.error.reload')}
-        </Button>,
-        <Button key="home" onClick={() => window.location.assign('/home')}>
-          {t('shell.error.backHome')}
-        </Button>,
-      ]}
-    >
-      <pre style={{ whiteSpace: 'pre-wrap', margin: 0, fontSize: 12 }}>{error.message}</pre>
-    </Result>
+      <Result
+        status="error"
+        title={t('shell.error.title')}
+        subTitle={t('shell.error.subTitle')}
+        extra={[
+          <Button key="reload" type="primary" onClick={() => window.location.reload()}>
+            {t('shell.error.reload')}
+          </Button>,
+          <Button key="home" onClick={() => window.location.assign('/home')}>
+            {t('shell.error.backHome')}
+          </Button>,
+        ]}
+      >
+        <pre style={{ whiteSpace: 'pre-wrap', margin: 0, fontSize: 12 }}>{error.message}</pre>
+      </Result>
     </div>
   );
 }

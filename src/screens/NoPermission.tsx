@@ -8,12 +8,12 @@ export default function NoPermission() {
   const navigate = useNavigate();
   return (
     <div data-testid="no-permission">
-    <Result
-      status="403"
-      title={t('shell.noPermission.title')}
-      subTitle={t('shell.noPermission.subTitle')}
-      extra={<Button type="primary" onClick={() => navigate('/home')}>{t('shell.noPermission.backHome')}</Button>}
-    />
+      <Result
+        status="403"
+        title={t('shell.noPermission.title')}
+        subTitle={t('shell.noPermission.subTitle')}
+        extra={<Button type="primary" onClick={() => navigate('/home')}>{t('shell.noPermission.backHome')}</Button>}
+      />
     </div>
   );
 }

@@ -8,12 +8,12 @@ export default function NotFound() {
   const navigate = useNavigate();
   return (
     <div data-testid="not-found">
-    <Result
-      status="404"
-      title={t('shell.notFound.title')}
-      subTitle={t('shell.notFound.subTitle')}
-      extra={<Button type="primary" onClick={() => navigate('/home')}>{t('shell.notFound.backHome')}</Button>}
-    />
+      <Result
+        status="404"
+        title={t('shell.notFound.title')}
+        subTitle={t('shell.notFound.subTitle')}
+        extra={<Button type="primary" onClick={() => navigate('/home')}>{t('shell.notFound.backHome')}</Button>}
+      />
     </div>
   );
 }

@@ -15,14 +15,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '../../src/contract/codes.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { openDb } from '../../server/db/open.js';
 import { openPg } from '../../server/db/pg.js';
-import { migrate } from '../../server/db/migrate.js';
+import { MIGRATIONS_DIR, migrate, migrationFiles } from '../../server/db/migrate.js';
+import { LOCK_FILE } from '../../server/db/lock.js';
 import { seedAll } from '../../server/db/seed.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
 import type { RouteDef } from '../../server/http/route.js';
@@ -122,6 +123,36 @@ export class ApiClient {
   }
 }
 
+/**
+ * A migrated and core-seeded PGlite data dir, built once and cached in the OS temp dir (keyed by
+ * the migrations and seed sources); each server copies it, which is much faster than initdb.
+ */
+async function pgliteTemplate(): Promise<string> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const h = createHash('sha256');
+  for (const f of migrationFiles()) h.update(f).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
+  for (const f of ['server/db/seed-core.ts', 'src/contract/permission-manifest.ts', 'node_modules/@electric-sql/pglite/package.json']) {
+    h.update(fs.readFileSync(path.join(root, f)));
+  }
+  h.update(ADMIN_EMAIL + ADMIN_PASSWORD);
+  const dir = path.join(os.tmpdir(), `bo-api-template-${h.digest('hex').slice(0, 16)}`);
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+  const build = `${dir}.build-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const db = await openDb({ databaseUrl: '', dataDir: build });
+  try {
+    await migrate(db);
+    await seedAll(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, seedDemo: false });
+  } finally {
+    await db.close();
+  }
+  try {
+    fs.renameSync(build, dir);
+  } catch {
+    fs.rmSync(build, { recursive: true, force: true }); // another process won the race
+  }
+  return dir;
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-api-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -144,6 +175,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     await admin.close();
     db = await openPg(pgUrl, { schema });
   } else {
+    fs.cpSync(await pgliteTemplate(), config.dataDir, { recursive: true, filter: (src) => path.basename(src) !== LOCK_FILE });
     db = await openDb(config);
   }
   await migrate(db);

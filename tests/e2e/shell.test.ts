@@ -31,6 +31,7 @@ describe('login page', () => {
     await page.getByTestId('login-submit').click();
     await page.getByText('请输入邮箱账号').waitFor();
     await page.getByText('请输入密码', { exact: true }).waitFor();
+    await h.shot(page, 'login');
     await page.getByTestId('lang-switch').click();
     await page.getByTestId('lang-en-US').click();
     await page.getByTestId('login-submit').click();
@@ -135,14 +136,19 @@ describe('super admin', () => {
     await page.locator('.ant-layout-sider-collapsed').waitFor({ state: 'detached' });
   });
 
-  it('shows the 404 page for an unknown route and redirects / to /home', async () => {
+  it('shows the 404 page for an unknown route', async () => {
     await page.goto('/no/such/route');
     await page.getByTestId('not-found').waitFor();
-    await page.goto('/');
+  });
+
+  it('redirects / to /home', async () => {
+    const res = await page.goto('/');
+    assert.equal(res?.status(), 200, 'the server serves the app at /');
     await page.waitForURL('**/home');
   });
 
   it('logs out to /login, and guarded pages then need a new sign-in', async () => {
+    await page.goto('/home');
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-logout').click();
     await page.waitForURL('**/login');

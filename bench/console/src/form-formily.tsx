@@ -1,14 +1,14 @@
 /** Baseline: the 300-field form as a bare Formily form (createForm + SchemaField + @formily/antd-v5), no schema runtime. */
 import { DatePicker, FormItem, FormLayout, Input, NumberPicker, Select } from '@formily/antd-v5';
 import { createForm } from '@formily/core';
-import { FormProvider, createSchemaField } from '@formily/react';
+import { FormProvider, createSchemaField, type ISchema } from '@formily/react';
 import { ConfigProvider } from 'antd';
 import { createRoot } from 'react-dom/client';
 import { FIELD_COUNT, formProperties, label } from './form-fields.js';
 import { fail, renderStart, waitForCount, watchKeys } from './measure.js';
 
 const SchemaField = createSchemaField({ components: { FormItem, Input, Select, NumberPicker, DatePicker } });
-const schema = { type: 'object' as const, properties: formProperties(FIELD_COUNT, (i) => label(`bench.form.f${i}`)) };
+const schema = { type: 'object', properties: formProperties(FIELD_COUNT, (i) => label(`bench.form.f${i}`)) } as ISchema;
 
 try {
   watchKeys();

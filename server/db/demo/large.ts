@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db.js';
 export const LARGE = { users: 50_000, shops: 100_000, orders: 1_000_000, policies: 200_000, materials: 100_000, mail: 100_000 };
 
 /** Deterministic pseudo-random integer in [0, mod) from the row number `i` and a salt (pure SQL). */
-const h = (salt: number, mod: number) => `(((i::bigint * ${2654435761 + salt * 40503}) + ${salt * 97 + 13}) % 4294967291 % ${mod})`;
+const h = (salt: number, mod: number) => `(((i::bigint * ${2654435761 + salt * 40503}) + ${salt * 97 + 13}) % 4294967291 % ${mod})::int`;
 const pick = (salt: number, list: string[]) => `(ARRAY[${list.map((s) => `'${s}'`).join(',')}])[1 + ${h(salt, list.length)}]`;
 
 /**

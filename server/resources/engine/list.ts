@@ -9,7 +9,7 @@ import type { ResourceDef, Row } from './types.js';
  * PostgREST's `count=estimated` does. Exact counts of millions of rows per request would
  * cost a full index/heap scan each time.
  */
-export const EXACT_COUNT_LIMIT = 50_000;
+export const EXACT_COUNT_LIMIT = 10_000;
 
 export class Sql {
   readonly params: unknown[] = [];

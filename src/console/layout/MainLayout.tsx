@@ -6,7 +6,7 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, theme, Typography } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface.js';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { ErrorBoundary } from '../../screens/ErrorBoundary.js';
@@ -43,6 +43,12 @@ export default function MainLayout() {
   const items = useMemo(() => (current ? toItems(buildMenu(current, access, locale)) : []), [current, access, locale]);
   const match = findRoute(ROUTES, pathname);
   const selection = current ? selectedMenu(current, match?.entry.path) : { open: [] };
+  const [openKeys, setOpenKeys] = useState<string[]>(selection.open);
+  const openKey = selection.open.join('|');
+  useEffect(() => {
+    // keep the group of the current page open when the route changes
+    if (openKey) setOpenKeys((prev) => [...new Set([...prev, ...openKey.split('|')])]);
+  }, [openKey]);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -62,8 +68,8 @@ export default function MainLayout() {
           data-testid="side-menu"
           items={items}
           selectedKeys={selection.selected ? [selection.selected] : []}
-          defaultOpenKeys={selection.open}
-          key={`${current?.module}-${locale}`}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
           onClick={({ key }) => navigate(key)}
           style={{ borderInlineEnd: 'none' }}
         />

@@ -1,0 +1,131 @@
+/**
+ * Headless form controller: a Formily form for the mode (view = read pretty), the load call
+ * for edit / view (or a record handed in), submit per mode (form values restricted to the
+ * schema's fields, merged with the body mapping), field errors from 40001 replies set onto
+ * Formily fields, success message, and what happens next.
+ */
+import { createForm, isField, type Form } from '@formily/core';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { callApi, fieldErrorsOf, getPath } from '../api.js';
+import type { RuntimeEnv } from '../env.js';
+import { resolveMap, resolvePath } from '../expr/template.js';
+import { dataFieldNames } from '../formily-schema.js';
+import type { FormMode, FormSchema, RuntimeUser } from '../types.js';
+
+export interface FormControllerOptions {
+  env: RuntimeEnv;
+  mode: FormMode;
+  params: Record<string, unknown>;
+  /** initial values without a load call (openForm `record`) */
+  record?: Record<string, unknown>;
+  user?: RuntimeUser | null;
+  query?: Record<string, string>;
+}
+
+export type FormOutcome = { then: 'close' | 'back' | 'stay' } | { then: 'navigate'; to: string };
+
+export interface FormController {
+  form: Form;
+  mode: FormMode;
+  loading: boolean;
+  loadError: unknown;
+  submitting: boolean;
+  /** validates and submits; resolves with what to do next, or null when it failed */
+  submit(): Promise<FormOutcome | null>;
+  title: string;
+  readOnly: boolean;
+  scope: Record<string, unknown>;
+}
+
+const pick = (values: Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n]]));
+
+export function useFormController(schema: FormSchema, opts: FormControllerOptions): FormController {
+  const { env, mode } = opts;
+  const spec = schema.modes[mode];
+  const readOnly = mode === 'view';
+  const form = useMemo(() => createForm({ readPretty: readOnly, initialValues: opts.record ?? {} }), [schema, mode, opts.record]); // eslint-disable-line react-hooks/exhaustive-deps
+  const load = spec?.load ?? (mode !== 'add' ? schema.load : undefined);
+  const [loading, setLoading] = useState(Boolean(load));
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const paramsKey = JSON.stringify(opts.params);
+  const baseScope = useMemo(
+    () => ({ params: opts.params, query: opts.query ?? {}, user: opts.user ?? null, mode, record: opts.record ?? {} }),
+    [paramsKey, mode, opts.record, opts.user], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  const scopeRef = useRef(baseScope);
+  scopeRef.current = baseScope;
+
+  useEffect(() => {
+    if (!load) return;
+    let live = true;
+    setLoading(true);
+    Promise.resolve()
+      .then(() => callApi<unknown>(env.http, load.api, resolveMap(load.params, baseScope)))
+      .then((data) => {
+        if (!live) return;
+        const r = getPath(data, load.path);
+        if (r && typeof r === 'object') form.setInitialValues(r, 'overwrite');
+        setLoadError(null);
+      })
+      .catch((e: unknown) => live && setLoadError(e))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [form, load, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const submit = useCallback(async (): Promise<FormOutcome | null> => {
+    const submitSpec = spec?.submit;
+    if (!submitSpec) return { then: 'close' };
+    try {
+      await form.validate();
+    } catch {
+      return null;
+    }
+    const values = form.values as Record<string, unknown>;
+    const scope = { ...scopeRef.current, values };
+    const body = {
+      ...(submitSpec.includeValues === false ? {} : pick(values, dataFieldNames(schema.schema))),
+      ...resolveMap(submitSpec.body, scope),
+    };
+    setSubmitting(true);
+    try {
+      const result = await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
+      const message = submitSpec.successMessage ?? schema.successMessage;
+      if (message) env.notify.success(env.t(message));
+      const then = schema.then ?? { action: schema.presentation === 'page' ? 'back' : 'close' };
+      if (then.action === 'navigate') return { then: 'navigate', to: resolvePath(then.to ?? '/', { ...scope, result }) };
+      return { then: then.action };
+    } catch (e) {
+      const errors = fieldErrorsOf(e);
+      if (errors) {
+        const unmatched: string[] = [];
+        for (const { field, message } of errors) {
+          const target = form.query(field).take();
+          if (target && isField(target)) target.setSelfErrors([message]);
+          else unmatched.push(`${field}: ${message}`);
+        }
+        env.notify.error(unmatched.length ? unmatched.join('; ') : env.t('runtime.form.invalid'));
+      } else {
+        env.notify.error(e instanceof Error ? e.message : env.t('runtime.form.failed'));
+      }
+      return null;
+    } finally {
+      setSubmitting(false);
+    }
+  }, [form, spec, schema, env]);
+
+  return {
+    form,
+    mode,
+    loading,
+    loadError,
+    submitting,
+    submit,
+    title: env.t(spec?.title ?? schema.title),
+    readOnly,
+    scope: baseScope,
+  };
+}

@@ -1,0 +1,67 @@
+import { Button, Space, Tooltip } from 'antd';
+import { useState } from 'react';
+import { isDisabled, isShown, runAction, type ActionHost } from '../../runtime/actions.js';
+import type { ActionSpec } from '../../runtime/types.js';
+import { pickFile } from './pick-file.js';
+
+export interface ActionButtonsProps {
+  actions: readonly ActionSpec[] | undefined;
+  host: Omit<ActionHost, 'progress' | 'pickFile'>;
+  /** toolbar buttons, or compact links in a table row */
+  variant?: 'button' | 'link';
+}
+
+/** Draws the actions the caller may see and runs them; busy / progress per action. */
+export function ActionButtons({ actions, host, variant = 'button' }: ActionButtonsProps) {
+  const [busy, setBusy] = useState<Record<string, number | true>>({});
+  const visible = (actions ?? []).filter((a) => isShown(a, host.env, host.scope));
+  if (!visible.length) return null;
+  const run = async (a: ActionSpec) => {
+    setBusy((b) => ({ ...b, [a.key]: true }));
+    try {
+      await runAction(a, {
+        ...host,
+        pickFile,
+        progress: (key, p) => setBusy((b) => ({ ...b, [key]: p === null ? true : p })),
+      });
+    } catch (e) {
+      // request errors are shown by the http client; anything else is reported here
+      if (!(e && typeof e === 'object' && 'code' in e)) host.env.notify.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy((b) => {
+        const next = { ...b };
+        delete next[a.key];
+        return next;
+      });
+    }
+  };
+  return (
+    <Space size={variant === 'link' ? 4 : 8} wrap>
+      {visible.map((a) => {
+        const state = busy[a.key];
+        const label = host.env.t(a.label) + (typeof state === 'number' ? ` ${Math.round(state)}%` : '');
+        const button = (
+          <Button
+            key={a.key}
+            data-action={a.key}
+            type={variant === 'link' ? 'link' : a.primary ? 'primary' : 'default'}
+            size={variant === 'link' ? 'small' : 'middle'}
+            danger={a.danger}
+            disabled={isDisabled(a, host.scope)}
+            loading={state !== undefined}
+            onClick={() => void run(a)}
+          >
+            {label}
+          </Button>
+        );
+        return a.tooltip ? (
+          <Tooltip key={a.key} title={host.env.t(a.tooltip)}>
+            {button}
+          </Tooltip>
+        ) : (
+          button
+        );
+      })}
+    </Space>
+  );
+}

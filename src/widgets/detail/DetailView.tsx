@@ -1,0 +1,73 @@
+import { Alert, Card, Descriptions, Space, Spin } from 'antd';
+import { createElement } from 'react';
+import { isShown } from '../../runtime/actions.js';
+import { getPath } from '../../runtime/api.js';
+import { useRuntime } from '../../runtime/context.js';
+import { useDetailController } from '../../runtime/controllers/use-detail-controller.js';
+import { resolveMap } from '../../runtime/expr/template.js';
+import type { DetailSchema, LoadedSchema, SectionSpec } from '../../runtime/types.js';
+import { ActionButtons } from '../actions/ActionButtons.js';
+import { useFormHost } from '../form/FormHost.js';
+import { SchemaById } from '../schema-page/SchemaById.js';
+import { useInspect } from '../schema-page/inspect.js';
+
+/** Detail page: load one record, draw description sections, embedded lists and widgets. */
+export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSchema>; params: Record<string, unknown> }) {
+  const { env, registry, user } = useRuntime();
+  const { openForm } = useFormHost();
+  const schema = loaded.schema;
+  const ctl = useDetailController(schema, { env, params, user });
+  useInspect({ params, record: ctl.record });
+  const scope = ctl.scope;
+
+  const section = (s: SectionSpec, si: number) => {
+    if (!isShown(s, env, scope)) return null;
+    const title = s.title ? env.t(s.title) : undefined;
+    if (s.type === 'descriptions') {
+      const items = s.items.filter((it) => isShown(it, env, scope));
+      return (
+        <Card key={s.key} title={title} size="small">
+          <Descriptions column={s.columns ?? 2} bordered size="small">
+            {items.map((it) => {
+              const index = s.items.indexOf(it);
+              const Comp = registry.get(it.widget ?? (it.enum ? 'EnumTag' : 'Text'), `/sections/${si}/items/${index}/widget`);
+              return (
+                <Descriptions.Item key={it.key} label={env.t(it.label)} span={it.span}>
+                  {createElement(Comp, { ...(it.widgetProps ?? {}), value: getPath(ctl.record, it.dataIndex ?? it.key), record: ctl.record ?? {}, enumId: it.enum })}
+                </Descriptions.Item>
+              );
+            })}
+          </Descriptions>
+        </Card>
+      );
+    }
+    if (s.type === 'list') {
+      return (
+        <Card key={s.key} title={title} size="small">
+          <SchemaById id={s.list} params={{ ...params, ...resolveMap(s.params, scope) }} />
+        </Card>
+      );
+    }
+    const Comp = registry.get(s.widget, `/sections/${si}/widget`);
+    return (
+      <Card key={s.key} title={title} size="small">
+        {createElement(Comp, { ...(s.widgetProps ?? {}), value: getPath(ctl.record, s.dataIndex), record: ctl.record ?? {} })}
+      </Card>
+    );
+  };
+
+  return (
+    <Card
+      title={env.t(schema.title)}
+      data-schema-id={loaded.id}
+      extra={<ActionButtons actions={schema.actions} host={{ env, scope, refresh: ctl.refresh, openForm }} />}
+    >
+      {ctl.error ? <Alert type="error" showIcon message={String((ctl.error as Error)?.message ?? ctl.error)} /> : null}
+      <Spin spinning={ctl.loading}>
+        <Space direction="vertical" style={{ width: '100%' }} size={16}>
+          {ctl.record ? schema.sections.map(section) : null}
+        </Space>
+      </Spin>
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { Button, Card, Space } from 'antd';
+import { useRuntime } from '../../runtime/context.js';
+import { useFormController } from '../../runtime/controllers/use-form-controller.js';
+import type { FormMode, FormSchema, LoadedSchema } from '../../runtime/types.js';
+import { useInspect } from '../schema-page/inspect.js';
+import { FormFields } from './FormFields.js';
+
+/** A form schema presented as a page (mode from the route). */
+export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSchema>; mode: FormMode; params: Record<string, unknown> }) {
+  const { env, user } = useRuntime();
+  const schema = loaded.schema;
+  const ctl = useFormController(schema, { env, mode, params, user });
+  useInspect({ mode, params, values: ctl.form.values });
+  const back = () => (typeof history !== 'undefined' && history.length > 1 ? history.back() : env.navigate('/'));
+  const ok = async () => {
+    const outcome = await ctl.submit();
+    if (!outcome) return;
+    if (outcome.then === 'navigate') env.navigate(outcome.to);
+    else if (outcome.then === 'back' || outcome.then === 'close') back();
+  };
+  return (
+    <Card title={ctl.title} data-schema-id={loaded.id}>
+      <FormFields schema={schema} ctl={ctl} />
+      <Space style={{ marginTop: 16, paddingLeft: '25%' }}>
+        {!ctl.readOnly && (
+          <Button type="primary" loading={ctl.submitting} onClick={() => void ok()} data-testid="form-submit">
+            {env.t(schema.okText ?? 'runtime.form.submit')}
+          </Button>
+        )}
+        <Button onClick={back}>{env.t('runtime.form.back')}</Button>
+      </Space>
+    </Card>
+  );
+}

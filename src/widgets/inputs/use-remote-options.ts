@@ -1,0 +1,63 @@
+/** Options loaded from an API ref through the env (cached per ref + params for the page's life). */
+import { useEffect, useState } from 'react';
+import { callApi, getPath } from '../../runtime/api.js';
+import { useRuntime } from '../../runtime/context.js';
+import { evaluate } from '../../runtime/expr/evaluate.js';
+
+export interface RemoteOptionsProps {
+  /** "GET shop-list" */
+  api: string;
+  params?: Record<string, unknown>;
+  /** dotted path of the array in the reply (default: reply itself, or reply.list) */
+  path?: string;
+  valueKey?: string;
+  labelKey?: string;
+  /** expression (no braces) over each item, e.g. "env === 'prod' ? id + '-' + name : name" */
+  optionLabel?: string;
+}
+
+export interface RemoteOption {
+  label: string;
+  value: string | number;
+  raw: Record<string, unknown>;
+}
+
+const memo = new Map<string, Promise<unknown>>();
+
+export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption[]; loading: boolean } {
+  const { env } = useRuntime();
+  const [state, setState] = useState<{ options: RemoteOption[]; loading: boolean }>({ options: [], loading: true });
+  const key = `${p.api}?${JSON.stringify(p.params ?? {})}`;
+  useEffect(() => {
+    let live = true;
+    let pending = memo.get(key);
+    if (!pending) {
+      pending = callApi<unknown>(env.http, p.api, p.params ?? {}, { silent: true });
+      memo.set(key, pending);
+      setTimeout(() => memo.delete(key), 30_000);
+    }
+    pending
+      .then((data) => {
+        if (!live) return;
+        const found = getPath(data, p.path);
+        const list = Array.isArray(found) ? found : Array.isArray((found as { list?: unknown })?.list) ? (found as { list: unknown[] }).list : [];
+        const options = (list as Array<Record<string, unknown>>).map((raw) => {
+          let label: unknown = raw[p.labelKey ?? 'name'];
+          if (p.optionLabel) {
+            try {
+              label = evaluate(p.optionLabel, { ...raw, item: raw });
+            } catch {
+              /* keep the plain label */
+            }
+          }
+          return { label: String(label ?? ''), value: raw[p.valueKey ?? 'id'] as string | number, raw };
+        });
+        setState({ options, loading: false });
+      })
+      .catch(() => live && setState({ options: [], loading: false }));
+    return () => {
+      live = false;
+    };
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  return state;
+}

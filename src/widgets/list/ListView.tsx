@@ -1,0 +1,125 @@
+import { Alert, Card, Space, Table } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMemo } from 'react';
+import { useColumnSettings } from '../../runtime/column-settings.js';
+import { useRuntime } from '../../runtime/context.js';
+import { useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
+import { useMemoryQuery, useUrlQuery, type QueryPort } from '../../runtime/query.js';
+import type { ListSchema, LoadedSchema } from '../../runtime/types.js';
+import { ActionButtons } from '../actions/ActionButtons.js';
+import { useFormHost } from '../form/FormHost.js';
+import { useInspect } from '../schema-page/inspect.js';
+import { buildColumns, visibleColumns } from './columns.js';
+import { ColumnSettingsButton } from './ColumnSettingsButton.js';
+import { FilterForm } from './FilterForm.js';
+
+interface Props {
+  loaded: LoadedSchema<ListSchema>;
+  params: Record<string, unknown>;
+  /** embedded lists (detail sections, tabs) keep their state in memory, not the URL */
+  embedded?: boolean;
+}
+
+export function ListView(props: Props) {
+  const url = useUrlQuery();
+  const memory = useMemoryQuery();
+  return <ListBody {...props} query={props.embedded ? memory : url} />;
+}
+
+function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPort }) {
+  const { env, registry, user } = useRuntime();
+  const { openForm } = useFormHost();
+  const schema = loaded.schema;
+  const ctl = useListController(schema, { env, query, params, user });
+  useInspect({ query: query.values, params, total: ctl.total, rows: ctl.rows.slice(0, 20), filters: ctl.filters });
+
+  const shown = useMemo(() => visibleColumns(schema.columns, env, ctl.scope), [schema, env, ctl.scope]);
+  const keys = shown.map((c) => c.key);
+  const defaultHidden = shown.filter((c) => c.defaultHidden).map((c) => c.key);
+  const cols = useColumnSettings(user?.id, loaded.id, keys, defaultHidden);
+  const host = (scope: Record<string, unknown>) => ({ env, scope, refresh: ctl.refresh, openForm });
+
+  const columns: ColumnsType<Row> = buildColumns(shown, {
+    env,
+    registry,
+    scope: ctl.scope,
+    settings: cols.settings,
+    order: cols.order,
+    sorter: ctl.sorter,
+  });
+  if (schema.rowActions?.length) {
+    columns.push({
+      key: '__actions',
+      title: env.t('runtime.list.actions'),
+      fixed: 'right',
+      render: (_: unknown, row: Row) => (
+        <ActionButtons variant="link" actions={schema.rowActions} host={host({ ...ctl.scope, record: row, row })} />
+      ),
+    });
+  }
+
+  const selection = schema.rowSelection
+    ? {
+        type: schema.rowSelection,
+        selectedRowKeys: ctl.selectedKeys,
+        onChange: (k: React.Key[], rows: Row[]) => ctl.setSelection(k as Array<string | number>, rows),
+      }
+    : undefined;
+  const childrenKey = schema.data.childrenKey;
+  const body = (
+    <>
+      {schema.filters && (
+        <FilterForm schema={schema.filters} values={ctl.filters} onSearch={ctl.setFilters} onReset={ctl.resetFilters} scope={ctl.scope} />
+      )}
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
+        <Space wrap>
+          <ActionButtons actions={schema.toolbar} host={host(ctl.scope)} />
+          {schema.batchActions?.length && ctl.selectedKeys.length ? (
+            <ActionButtons actions={schema.batchActions} host={host(ctl.scope)} />
+          ) : null}
+        </Space>
+        {schema.columnSettings !== false && (
+          <ColumnSettingsButton env={env} columns={shown} order={cols.order} settings={cols.settings} save={cols.save} reset={cols.reset} />
+        )}
+      </div>
+      {ctl.error ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={String((ctl.error as Error)?.message ?? ctl.error)} /> : null}
+      <Table<Row>
+        data-testid={`list-${loaded.id}`}
+        rowKey={ctl.rowKey}
+        loading={ctl.loading}
+        columns={columns}
+        dataSource={ctl.rows}
+        rowSelection={selection}
+        virtual={ctl.virtual}
+        scroll={ctl.virtual ? { x: schema.scrollX ?? 1200, y: 600 } : schema.scrollX ? { x: schema.scrollX } : undefined}
+        expandable={childrenKey ? { childrenColumnName: childrenKey } : undefined}
+        locale={schema.emptyText ? { emptyText: env.t(schema.emptyText) } : undefined}
+        pagination={
+          ctl.paged
+            ? {
+                current: ctl.page,
+                pageSize: ctl.pageSize,
+                total: ctl.total,
+                showSizeChanger: true,
+                pageSizeOptions: schema.pagination ? schema.pagination.pageSizeOptions : undefined,
+                showTotal: (total) => env.t('runtime.list.total', { total }),
+              }
+            : false
+        }
+        onChange={(pagination, _filters, sorter, extra) => {
+          if (extra.action === 'paginate') ctl.setPage(pagination.current ?? 1, pagination.pageSize);
+          if (extra.action === 'sort') {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            ctl.setSorter(s?.columnKey ? String(s.columnKey) : undefined, s?.order ?? undefined);
+          }
+        }}
+      />
+    </>
+  );
+  if (embedded) return <div data-schema-id={loaded.id}>{body}</div>;
+  return (
+    <Card title={env.t(schema.title)} data-schema-id={loaded.id}>
+      {body}
+    </Card>
+  );
+}

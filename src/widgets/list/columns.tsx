@@ -1,0 +1,48 @@
+import type { ColumnsType } from 'antd/es/table';
+import { createElement } from 'react';
+import { getPath } from '../../runtime/api.js';
+import { isShown } from '../../runtime/actions.js';
+import type { RuntimeEnv } from '../../runtime/env.js';
+import type { Registry } from '../../runtime/registry.js';
+import type { ColumnSpec } from '../../runtime/types.js';
+import type { ColumnSettings } from '../../runtime/column-settings.js';
+
+type Row = Record<string, unknown>;
+
+export interface ColumnContext {
+  env: RuntimeEnv;
+  registry: Registry;
+  scope: Record<string, unknown>;
+  settings: ColumnSettings;
+  order: string[];
+  sorter: { field?: string; order?: 'ascend' | 'descend' };
+}
+
+/** Columns the caller may see (permission, visible), in the saved order, without hidden ones. */
+export function visibleColumns(columns: readonly ColumnSpec[], env: RuntimeEnv, scope: Record<string, unknown>): ColumnSpec[] {
+  return columns.filter((c) => isShown(c, env, scope));
+}
+
+export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext): ColumnsType<Row> {
+  const byKey = new Map(columns.map((c, i) => [c.key, { c, i }]));
+  return ctx.order
+    .filter((k) => byKey.has(k) && !ctx.settings.hidden.includes(k))
+    .map((k) => {
+      const { c, i } = byKey.get(k)!;
+      const widget = c.widget ?? (c.enum ? 'EnumTag' : 'Text');
+      const Comp = ctx.registry.get(widget, `/columns/${i}/widget`);
+      return {
+        key: c.key,
+        title: ctx.env.t(c.title),
+        dataIndex: (c.dataIndex ?? c.key).split('.'),
+        width: ctx.settings.widths[c.key] ?? c.width,
+        fixed: c.fixed,
+        align: c.align,
+        ellipsis: c.ellipsis,
+        sorter: c.sorter ? true : undefined,
+        sortOrder: c.sorter ? (ctx.sorter.field === c.key ? (ctx.sorter.order ?? null) : null) : undefined,
+        render: (_: unknown, row: Row) =>
+          createElement(Comp, { ...(c.widgetProps ?? {}), value: getPath(row, c.dataIndex ?? c.key), record: row, enumId: c.enum }),
+      };
+    });
+}

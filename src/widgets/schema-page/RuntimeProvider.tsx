@@ -1,0 +1,38 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { RuntimeContext, type Runtime } from '../../runtime/context.js';
+import type { RuntimeEnv } from '../../runtime/env.js';
+import { installSafeCompiler } from '../../runtime/expr/formily-compiler.js';
+import { setTracing } from '../../runtime/expr/trace.js';
+import { createSchemaLoader, type SchemaLoader } from '../../runtime/loader.js';
+import type { Registry } from '../../runtime/registry.js';
+import type { RuntimeUser } from '../../runtime/types.js';
+import { createDefaultRegistry } from '../registry.js';
+
+installSafeCompiler();
+
+export interface RuntimeProviderProps {
+  env: RuntimeEnv;
+  children: ReactNode;
+  /** the signed-in user (`user` in expressions; column settings are saved per user id) */
+  user?: RuntimeUser | null;
+  /** override in tests */
+  registry?: Registry;
+  loader?: SchemaLoader;
+  /** dev-mode schema/list polling interval (default 2000 ms) */
+  pollMs?: number;
+}
+
+/**
+ * Provides the schema runtime to SchemaPage: environment, loader (cache by hash), widget
+ * registry. In dev mode (env.devMode) it polls schema/list so edited schema files re-render.
+ */
+export function RuntimeProvider({ env, children, user = null, registry, loader, pollMs = 2000 }: RuntimeProviderProps) {
+  const reg = useMemo(() => registry ?? createDefaultRegistry(), [registry]);
+  const ld = useMemo(() => loader ?? createSchemaLoader(env.http), [loader, env.http]);
+  useEffect(() => {
+    setTracing(env.devMode);
+    return env.devMode ? ld.startPolling(pollMs) : undefined;
+  }, [ld, env.devMode, pollMs]);
+  const value = useMemo<Runtime>(() => ({ env, loader: ld, registry: reg, user }), [env, ld, reg, user]);
+  return <RuntimeContext.Provider value={value}>{children}</RuntimeContext.Provider>;
+}

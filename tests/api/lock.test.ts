@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirLockedError, LOCK_FILE, acquireDataDirLock } from '../../server/db/lock.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-lock-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('PGlite data-dir lock', () => {
+  it('a second holder is refused with a message naming the dir and pid', () => {
+    const release = acquireDataDirLock(dir);
+    try {
+      let err: unknown;
+      try {
+        acquireDataDirLock(dir, process.pid + 1);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DataDirLockedError);
+      expect((err as Error).message).toContain(dir);
+      expect((err as Error).message).toContain(`pid ${process.pid}`);
+    } finally {
+      release();
+    }
+    expect(fs.existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('a stale lock from a dead process is taken over', async () => {
+    const child = spawn(process.execPath, ['-e', '0']);
+    const deadPid = child.pid!;
+    await new Promise((r) => child.on('exit', r));
+    fs.writeFileSync(path.join(dir, LOCK_FILE), `${deadPid}\n`);
+    const release = acquireDataDirLock(dir);
+    expect(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    release();
+  });
+
+  it('a second server process on the same DATA_DIR exits with a clear message', async () => {
+    const release = acquireDataDirLock(dir);
+    try {
+      const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+          env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
+          cwd: path.resolve(import.meta.dirname, '../..'),
+        });
+        let text = '';
+        p.stdout.on('data', (d) => (text += d));
+        p.stderr.on('data', (d) => (text += d));
+        p.on('exit', (code) => resolve({ code, text }));
+      });
+      expect(out.code).toBe(1);
+      expect(out.text).toContain(`The data directory ${dir} is in use by another process (pid ${process.pid})`);
+    } finally {
+      release();
+    }
+  });
+});
