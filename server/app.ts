@@ -53,6 +53,13 @@ export async function buildApp({ config, db, routes }: AppOptions): Promise<Fast
   });
   app.decorate('backofficeConfig', config);
   registerValidation(app);
+  // JSON as usual (prototype-poisoning safe), but an empty JSON body reads as {} (clients that
+  // POST with no data still send the content type)
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body === '' ? done(null, {}) : json(req, body as string, done),
+  );
   registerErrorHandling(app);
   await registerSecurity(app);
   await app.register(cookie);

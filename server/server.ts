@@ -52,9 +52,11 @@ const lines = [
     (applied.length ? `; migrations applied: ${applied.join(', ')}` : ''),
   `  API docs: ${url}/api/docs`,
 ];
-if (seed.admin) {
+if (seed.admin?.generated) {
   lines.push(`  Sign in as ${seed.admin.email} with password: ${seed.admin.password}`);
-  if (seed.admin.generated) lines.push('  (generated now and shown only this once — keep it; change it after signing in)');
+  lines.push('  (generated now and shown only this once — keep it; change it after signing in)');
+} else if (seed.admin) {
+  lines.push(`  Sign in as ${seed.admin.email} with the password given in ADMIN_PASSWORD.`);
 } else {
   lines.push(`  Sign in with your super admin account (first one: ${config.adminEmail}).`);
 }

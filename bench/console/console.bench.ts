@@ -30,7 +30,7 @@ const PAIRS: Pair[] = [
     ours: 'list-schema',
     baseline: 'list-antd',
     baselineLabel: 'the same page hand-written in antd',
-    query: '?rows=100',
+    query: '?rows=100&page_size=100',
     metrics: [
       { id: 'render', what: 'render call → 100 rows in the DOM', pick: (r) => r.render, goal: LIST_GOAL },
       { id: 'navigation', what: 'navigation → 100 rows in the DOM', pick: (r) => r.navigation, goal: LIST_GOAL },
@@ -42,7 +42,7 @@ const PAIRS: Pair[] = [
     ours: 'virtual-schema',
     baseline: 'virtual-antd',
     baselineLabel: "antd's own virtual Table, hand-written",
-    query: '?rows=10000',
+    query: '?rows=10000&page_size=10000&total=10000',
     metrics: [{ id: 'render', what: 'render call → first screen of rows in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 300, on: 'value' } }],
   },
   {

@@ -73,6 +73,17 @@ describe('schemas:diff', () => {
     ]);
   });
 
+  it('names a change outside the fields of a form, and a filter form added', () => {
+    const o: Doc = { ...formDoc(), version: 1 };
+    const n: Doc = structuredClone(o);
+    n.version = 2;
+    n.schema['x-component-props'] = { labelCol: 6 };
+    const l1: Doc = { ...listDoc(), filters: undefined };
+    const l2: Doc = { ...listDoc(), version: 2 };
+    expect(diffSchema(o, n)).toEqual(['form x-component-props changed']);
+    expect(diffSchema(l1, l2)).toEqual(['filter name added', 'filter form added']);
+  });
+
   it('names form fields, modes, submit calls and enum items; lists added and removed schemas', () => {
     const f1 = formDoc();
     const f2: Doc = formDoc();

@@ -56,8 +56,8 @@ export function diffSchema(o: Doc, n: Doc): string[] {
   out.push(...callChange('data source', o.data, n.data));
   out.push(...callChange('load', o.load, n.load));
   out.push(...keyedChange('column', o.columns, n.columns));
-  out.push(...fieldChange('filter', formFields(o.filters), formFields(n.filters)));
-  out.push(...fieldChange('field', formFields(o.schema), formFields(n.schema)));
+  out.push(...formChange('filter', o.filters, n.filters));
+  out.push(...formChange('field', o.schema, n.schema));
   for (const list of ['toolbar', 'rowActions', 'batchActions', 'actions'] as const) {
     out.push(...keyedChange(list === 'actions' ? 'action' : `${ACTION_LABEL[list]} action`, o[list], n[list]));
   }
@@ -161,6 +161,15 @@ export function formFields(schema: unknown): Map<string, Doc> {
     if (isObject(node.items)) walk(node.items, `${prefix}[]`);
   };
   walk(schema, '');
+  return out;
+}
+
+/** Field changes of a Formily object schema; a change outside the fields (root props) is named too. */
+function formChange(what: string, a: unknown, b: unknown): string[] {
+  if (same(a, b)) return [];
+  const out = fieldChange(what, formFields(a), formFields(b));
+  const root = (v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'properties')) : v);
+  if (!same(root(a), root(b))) out.push(`${what === 'field' ? 'form' : 'filter form'} ${isObject(a) && isObject(b) ? changedKeys(root(a) as Doc, root(b) as Doc).join(', ') + ' changed' : isObject(b) ? 'added' : 'removed'}`);
   return out;
 }
 

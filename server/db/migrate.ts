@@ -19,12 +19,15 @@ export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
  * concurrent starts of several instances on one PostgreSQL. Returns the applied names.
  */
 export async function migrate(db: SqlDb, dir = MIGRATIONS_DIR): Promise<string[]> {
-  await db.exec(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (
-       name text PRIMARY KEY,
-       applied_at timestamptz NOT NULL DEFAULT now()
-     )`,
-  );
+  await db.tx(async (q) => {
+    await q.query('SELECT pg_advisory_xact_lock(724311)');
+    await q.exec(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         name text PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+  });
   const applied: string[] = [];
   for (const file of migrationFiles(dir)) {
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');

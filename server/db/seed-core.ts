@@ -36,27 +36,72 @@ export interface SeedReport {
   demoAccounts: Array<{ email: string; password: string; role: string }>;
 }
 
-/** Upserts the permission table from the manifest (module entries type 4, then every node). */
+interface PermRow {
+  id: number;
+  pid: number;
+  module: string;
+  permission_key: string;
+  permission_name: string;
+  permission_name_en: string;
+  permission_type: number;
+  frontend_route: string;
+  sort: number;
+}
+
+/**
+ * Keeps the permission table in step with the manifest (module entries type 4, then every
+ * node, pid = parent's id). Reads the table once and writes only rows that differ, so a start
+ * with an unchanged manifest costs one query. Rows added through the API are left alone.
+ */
 export async function seedPermissions(q: Queryable): Promise<void> {
+  const existing = await q.query<PermRow>(
+    'SELECT id, pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort FROM permissions',
+  );
+  const rows = new Map(existing.rows.map((r) => [`${r.module}|${r.permission_key}`, r]));
   const ids = new Map<string, number>();
-  const upsert = async (module: string, key: string, pid: number, zh: string, en: string, type: number, route: string, sort: number) => {
+  const upsert = async (want: Omit<PermRow, 'id'>) => {
+    const k = `${want.module}|${want.permission_key}`;
+    const have = rows.get(k);
+    const same =
+      have &&
+      have.pid === want.pid &&
+      have.permission_name === want.permission_name &&
+      have.permission_name_en === want.permission_name_en &&
+      Number(have.permission_type) === want.permission_type &&
+      have.frontend_route === want.frontend_route &&
+      have.sort === want.sort;
+    if (have && same) {
+      ids.set(k, have.id);
+      return;
+    }
     const r = await q.query<{ id: number }>(
       `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (module, permission_key) DO UPDATE SET pid = EXCLUDED.pid, permission_name = EXCLUDED.permission_name,
          permission_name_en = EXCLUDED.permission_name_en, permission_type = EXCLUDED.permission_type,
-         frontend_route = EXCLUDED.frontend_route, sort = EXCLUDED.sort
+         frontend_route = EXCLUDED.frontend_route, sort = EXCLUDED.sort, updated_at = now()
        RETURNING id`,
-      [pid, module, key, zh, en, type, route, sort],
+      [want.pid, want.module, want.permission_key, want.permission_name, want.permission_name_en, want.permission_type, want.frontend_route, want.sort],
     );
-    ids.set(`${module}|${key}`, r.rows[0].id);
+    ids.set(k, r.rows[0].id);
   };
   let sort = 0;
-  for (const m of MANIFEST) await upsert(m.module, m.module, 0, m.title['zh-CN'], m.title['en-US'], 4, '', sort++);
+  for (const m of MANIFEST) {
+    await upsert({ pid: 0, module: m.module, permission_key: m.module, permission_name: m.title['zh-CN'], permission_name_en: m.title['en-US'], permission_type: 4, frontend_route: '', sort: sort++ });
+  }
   for (const e of flattenManifest()) {
     const pid = ids.get(`${e.module}|${e.parent}`);
     if (pid === undefined) throw new Error(`manifest: parent ${e.parent} of ${e.module}.${e.node.key} not seeded`);
-    await upsert(e.module, e.node.key, pid, e.node.title['zh-CN'], e.node.title['en-US'], e.node.type, e.path ?? '', sort++);
+    await upsert({
+      pid,
+      module: e.module,
+      permission_key: e.node.key,
+      permission_name: e.node.title['zh-CN'],
+      permission_name_en: e.node.title['en-US'],
+      permission_type: e.node.type,
+      frontend_route: e.path ?? '',
+      sort: sort++,
+    });
   }
 }
 
@@ -94,6 +139,7 @@ async function ensureAccount(q: Queryable, email: string, name: string, password
 export async function seedCore(db: Db, opts: SeedCoreOptions): Promise<SeedReport> {
   const report: SeedReport = { demoAccounts: [] };
   await db.tx(async (q) => {
+    await q.query('SELECT pg_advisory_xact_lock(724312)'); // instances starting together seed one at a time
     await seedPermissions(q);
     const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
     if (count.rows[0].n === 0) {

@@ -46,8 +46,10 @@ export const planOrder: ResourceDef = {
     const start = new Date(String(v.start_at ?? before?.start_at));
     const end = new Date(String(v.end_at ?? before?.end_at));
     if (!(end > start)) throw invalid([{ field: 'end_at', message: 'end must be after start / 结束时间须晚于开始时间' }]);
-    if (v.user_id !== undefined && v.shop_id !== undefined && v.shop_id !== null) {
-      const r = await ctx.db.query(`SELECT 1 FROM shop WHERE id = $1 AND user_id = $2`, [v.shop_id, v.user_id]);
+    const userId = v.user_id ?? before?.user_id;
+    const shopId = v.shop_id !== undefined ? v.shop_id : before?.shop_id;
+    if (shopId !== null && shopId !== undefined && (v.user_id !== undefined || v.shop_id !== undefined)) {
+      const r = await ctx.db.query(`SELECT 1 FROM shop WHERE id = $1 AND user_id = $2`, [shopId, userId]);
       if (!r.rows.length) throw invalid([{ field: 'shop_id', message: 'the shop does not belong to this user / 店铺不属于该用户' }]);
     }
     if (_mode === 'create') {

@@ -55,7 +55,7 @@ export function collectRefs(doc: unknown, textKeys: readonly string[]): SchemaRe
     if (WIDGET_KEYS.has(key)) refs.widgets.push(ref);
     else if (ENUM_KEYS.has(key)) refs.enums.push(ref);
     else if (PERMISSION_KEYS.has(key)) refs.permissions.push(ref);
-    else if (key === 'api' && API_REF.test(node)) refs.apis.push(ref);
+    else if (API_REF.test(node)) refs.apis.push(ref); // `api`, or any prop of a widget that names a call
     else if (isSchemaRef(parent, key)) refs.schemas.push(ref);
     else if (key === 'routes' || (key === 'route' && pointer.startsWith('/modes/'))) refs.routes.push(ref);
     else if (!isEnumDoc && texts.has(key)) refs.texts.push(ref);

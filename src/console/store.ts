@@ -23,7 +23,6 @@ export function createStore<T extends object>(initial: T, onChange?: (s: T) => v
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    // eslint-disable-next-line react-hooks/rules-of-hooks
     use: (select) => useSyncExternalStore(store.subscribe, () => select(state), () => select(state)),
   };
   return store;

@@ -27,6 +27,10 @@ export interface ActionHost {
   progress?(actionKey: string, percent: number | null): void;
 }
 
+/** A reply as interpolation variables for a success message (objects only). */
+export const vars = (result: unknown): Record<string, unknown> | undefined =>
+  result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+
 /** May this action be shown? (permission via env.can, then `visible`) */
 export function isShown(spec: { permission?: string; visible?: boolean | string }, env: RuntimeEnv, scope: Scope): boolean {
   if (spec.permission && !env.can(spec.permission)) return false;
@@ -70,8 +74,8 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
       return done;
     }
     case 'request': {
-      await callApi(env.http, action.api, resolveMap(action.body, scope));
-      if (action.successMessage) env.notify.success(env.t(action.successMessage));
+      const result = await callApi<unknown>(env.http, action.api, resolveMap(action.body, scope));
+      if (action.successMessage) env.notify.success(env.t(action.successMessage, vars(result)));
       if (action.refresh !== false) host.refresh();
       return true;
     }
@@ -102,11 +106,11 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
       const { path } = parseApi(action.api);
       host.progress?.(action.key, 0);
       try {
-        await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
+        const result = await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
+        if (action.successMessage) env.notify.success(env.t(action.successMessage, vars(result)));
       } finally {
         host.progress?.(action.key, null);
       }
-      if (action.successMessage) env.notify.success(env.t(action.successMessage));
       if (action.refresh !== false) host.refresh();
       return true;
     }

@@ -50,7 +50,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
 
   const fetchList = async (): Promise<SchemaListItem[]> => {
     const reply = await http.get<SchemaListReply | SchemaListItem[]>('schema/list', undefined, { silent: true });
-    const list = Array.isArray(reply) ? reply : (reply?.items ?? []);
+    const list = Array.isArray(reply) ? reply : (reply?.list ?? reply?.items ?? []);
     const next = new Map(list.map((i) => [i.id, i.hash]));
     const changed = [...new Set([...known.keys(), ...next.keys()])].filter((id) => known.get(id) !== next.get(id));
     const first = known.size === 0;

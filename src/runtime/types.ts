@@ -50,9 +50,10 @@ export interface SchemaListItem {
   permission?: string | null;
 }
 
-/** Reply of `GET schema/list`. */
+/** Reply of `GET schema/list` (`list`; `items` accepted too). */
 export interface SchemaListReply {
-  items: SchemaListItem[];
+  list?: SchemaListItem[];
+  items?: SchemaListItem[];
 }
 
 /** Reply of `GET schema/detail?id=`: the schema, its hash, and the enums it references. */

@@ -24,7 +24,7 @@ const crash = defineRoutes([
 let s: TestServer;
 let admin: ApiClient;
 beforeAll(async () => {
-  s = await startServer({ config: { staticDir: dist, bodyLimit: 64 * 1024 }, routes: [...(await allRoutes()), ...crash] });
+  s = await startServer({ config: { staticDir: dist, bodyLimit: 64 * 1024, cookieSecure: true }, routes: [...(await allRoutes()), ...crash] });
   admin = await s.login();
 });
 afterAll(async () => {
@@ -56,6 +56,11 @@ describe('envelope and HTTP statuses', () => {
     const r = await s.anon().get('test/crash');
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ code: 50000, msg: 'internal error', data: null });
+  });
+
+  it('an empty JSON body reads as {}', async () => {
+    const r = await admin.request('POST', 'account/role-permissions', { headers: { 'content-type': 'application/json' } });
+    expect(r.body.code).toBe(10000);
   });
 
   it('malformed JSON → 400 envelope', async () => {
@@ -98,6 +103,17 @@ describe('validation', () => {
     const r = await admin.post('role/create', { name: 'typed', is_super_admin: 'true' });
     expect(r.body.code).toBe(40001);
     expect(r.body.data.errors[0].field).toBe('is_super_admin');
+  });
+});
+
+describe('cookies', () => {
+  it('COOKIE_SECURE=1 marks both cookies Secure; guard is HttpOnly, sid is not', async () => {
+    const r = await s.anon().post('user/login', { email: 'admin@example.com', password: 'admin-test-password' });
+    const [sid, guard] = ['sid=', 'sid_guard='].map((p) => r.headers.getSetCookie().find((c) => c.startsWith(p))!);
+    expect(sid).toMatch(/; Secure/);
+    expect(sid).not.toMatch(/HttpOnly/);
+    expect(guard).toMatch(/; Secure/);
+    expect(guard).toMatch(/HttpOnly/);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Browser-test harness: builds the client once if dist/ is missing, starts the real server
+ * Browser-test harness: builds the client if dist/ is missing or stale, starts the real server
  * (`tsx server/server.ts`) on a free port with a temp DATA_DIR, a known super admin and the
  * demo seed, waits for it, launches Debian's Chromium through playwright-core, and cleans up.
  *
@@ -9,7 +9,7 @@
  *   await h.close();
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,11 +62,55 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Builds the client when dist/ has no index.html (set E2E_REBUILD=1 to force). */
-export function ensureBuilt(): void {
-  if (existsSync(path.join(ROOT, 'dist/index.html')) && process.env.E2E_REBUILD !== '1') return;
-  const r = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('vite build failed');
+/** Newest modification time under the client sources (src/, schemas/, index.html, vite.config.ts). */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p)) if (name !== 'node_modules') visit(path.join(p, name));
+    } else if (!/\.test\.tsx?$/.test(p)) newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ['src', 'schemas', 'index.html', 'vite.config.ts']) visit(path.join(ROOT, p));
+  return newest;
+}
+
+/**
+ * Builds the client when dist/ is missing or older than the sources (E2E_REBUILD=1 forces,
+ * E2E_REBUILD=0 never rebuilds an existing dist). A lock directory keeps parallel test files
+ * from building at the same time.
+ */
+export async function ensureBuilt(): Promise<void> {
+  const index = path.join(ROOT, 'dist/index.html');
+  const stale = () =>
+    process.env.E2E_REBUILD === '1' ||
+    !existsSync(index) ||
+    (process.env.E2E_REBUILD !== '0' && statSync(index).mtimeMs < newestSource());
+  if (!stale()) return;
+  const lock = path.join(ROOT, 'node_modules/.e2e-build.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // another test file is building; a lock older than 5 minutes is left over from a killed run
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        /* released meanwhile */
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      if (existsSync(index) && process.env.E2E_REBUILD !== '1' && !stale()) return;
+    }
+  }
+  try {
+    if (!stale() && process.env.E2E_REBUILD !== '1') return;
+    const r = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('vite build failed');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 async function waitForServer(url: string, child: ChildProcess, output: () => string, timeoutMs = 120_000): Promise<void> {
@@ -85,7 +129,7 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
 }
 
 export async function startHarness(): Promise<Harness> {
-  ensureBuilt();
+  await ensureBuilt();
   mkdirSync(SHOTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-e2e-'));
   const port = await freePort();

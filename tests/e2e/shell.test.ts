@@ -40,6 +40,15 @@ describe('login page', () => {
     await page.context().close();
   });
 
+  it('sends a stale token (20001 at start-up) back to /login', async () => {
+    const page = await h.newPage();
+    await page.context().addCookies([{ name: 'sid', value: 'stale-token', url: h.baseUrl }]);
+    await page.goto('/admin_center/authCenter/role');
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-page').waitFor();
+    await page.context().close();
+  });
+
   it('shows the server message for a wrong password', async () => {
     const page = await h.newPage();
     await page.goto('/login');

@@ -13,7 +13,7 @@ export function antdColumns(): ColumnsType<BenchRow> {
         return { ...base, render: (v: string | number) => { const e = byValue.get(v); return e ? <Tag color={e.color}>{e.label}</Tag> : v; } };
       }
       case 'bool':
-        return { ...base, render: (v: boolean) => (v ? 'Yes' : 'No') };
+        return { ...base, render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{v ? 'Yes' : 'No'}</Tag> };
       case 'date':
         return { ...base, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') };
       case 'link':

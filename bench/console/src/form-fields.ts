@@ -16,9 +16,12 @@ export interface FieldSchema {
   'x-index': number;
 }
 
-const OPTIONS = ['alpha', 'beta', 'gamma', 'delta'].map((v) => ({ label: v, value: v }));
+const OPTION_VALUES = ['alpha', 'beta', 'gamma', 'delta'];
 
-export function formProperties(n = FIELD_COUNT, titleOf: (i: number) => string = (i) => `bench.form.f${i}`): Record<string, FieldSchema> {
+/** Titles and option labels are i18n keys for our schema, plain text for the bare Formily form. */
+export function formProperties(n = FIELD_COUNT, text: (key: string) => string = (key) => key): Record<string, FieldSchema> {
+  const titleOf = (i: number) => text(`bench.form.f${i}`);
+  const OPTIONS = OPTION_VALUES.map((v) => ({ label: text(`bench.opt.${v}`), value: v }));
   const props: Record<string, FieldSchema> = {};
   for (let i = 0; i < n; i++) {
     const kind = i % 4;
@@ -35,4 +38,4 @@ export function formProperties(n = FIELD_COUNT, titleOf: (i: number) => string =
   return props;
 }
 
-export const label = (key: string): string => key.replace(/^bench\.form\.f(\d+)$/, 'Field $1');
+export const label = (key: string): string => key.replace(/^bench\.form\.f(\d+)$/, 'Field $1').replace(/^bench\.opt\./, '');

@@ -8,7 +8,7 @@ import { FIELD_COUNT, formProperties, label } from './form-fields.js';
 import { fail, renderStart, waitForCount, watchKeys } from './measure.js';
 
 const SchemaField = createSchemaField({ components: { FormItem, Input, Select, NumberPicker, DatePicker } });
-const schema = { type: 'object', properties: formProperties(FIELD_COUNT, (i) => label(`bench.form.f${i}`)) } as ISchema;
+const schema = { type: 'object', properties: formProperties(FIELD_COUNT, label) } as ISchema;
 
 try {
   watchKeys();

@@ -1,5 +1,5 @@
 /** Baseline: the 100 × 12 list page hand-written directly in antd (filter form, toolbar, table, pagination). */
-import { Button, ConfigProvider, DatePicker, Form, Input, Select, Space, Table } from 'antd';
+import { Button, Card, ConfigProvider, DatePicker, Form, Input, Select, Space, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { antdColumns } from './antd-columns.js';
@@ -22,7 +22,7 @@ function ListPage() {
     });
   }, [page]);
   return (
-    <div style={{ padding: 16 }}>
+    <Card title="Shops (bench)">
       <Form layout="inline" style={{ marginBottom: 16 }}>
         <Form.Item name="keyword" label="Keyword">
           <Input allowClear placeholder="Name or ID" />
@@ -40,19 +40,20 @@ function ListPage() {
           </Space>
         </Form.Item>
       </Form>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary">Add</Button>
-      </Space>
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
+        <Space wrap>
+          <Button type="primary">Add</Button>
+        </Space>
+      </div>
       <Table<BenchRow>
         rowKey="id"
-        size="middle"
         columns={columns}
         dataSource={rows}
         loading={loading}
         scroll={{ x: 1800 }}
-        pagination={{ current: page, pageSize, total, showSizeChanger: false, onChange: setPage }}
+        pagination={{ current: page, pageSize, total, showSizeChanger: true, showTotal: (t) => `${t} in total`, onChange: (p) => setPage(p) }}
       />
-    </div>
+    </Card>
   );
 }
 

@@ -15,7 +15,7 @@ function VirtualPage() {
   useEffect(() => void fetchAll(n).then(setRows), []);
   return (
     <div style={{ padding: 16 }}>
-      <Table<BenchRow> virtual rowKey="id" size="middle" columns={columns} dataSource={rows} scroll={{ x: 1800, y: 600 }} pagination={false} />
+      <Table<BenchRow> virtual rowKey="id" columns={columns} dataSource={rows} scroll={{ x: 1800, y: 600 }} pagination={false} />
     </div>
   );
 }

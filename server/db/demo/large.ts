@@ -37,7 +37,7 @@ export async function seedLarge(db: Db, log: (s: string) => void = () => undefin
       INSERT INTO merchant_user (name, email, country_code, status, created_at, updated_at)
       SELECT ${pick(1, ['Emma', 'Liam', 'Olivia', 'Noah', 'Ava', 'Lucas', 'Mia', 'Wei', 'Yuki', 'Sofia'])} || ' ' || ${pick(2, ['Smith', 'Garcia', 'Müller', 'Wang', 'Tanaka', 'Silva', 'Rossi', 'Kim'])},
              'merchant' || i || '@bench.example.com', ${pick(3, ['US', 'GB', 'DE', 'FR', 'CN', 'JP', 'CA', 'AU'])}, CASE WHEN ${h(4, 20)} = 0 THEN 0 ELSE 1 END,
-             timestamptz '2024-01-01' + (${h(5, 700)} || ' days')::interval, timestamptz '2024-01-01'
+             timestamptz '2024-01-01' + interval '1 day' * ${h(5, 700)}, timestamptz '2024-01-01'
         FROM generate_series(1, ${users}) i`);
     step(`merchant users +${users}`);
   }
@@ -49,10 +49,10 @@ export async function seedLarge(db: Db, log: (s: string) => void = () => undefin
                         ai_status, authorize_status, authorize_expires_at, creation_source, env, created_at, updated_at)
       SELECT ${pick(6, ['Nova', 'Luna', 'Peak', 'Urban', 'Coast', 'Maple', 'Aurora', 'Cedar', 'Bloom', 'Atlas'])} || ' ' || ${pick(7, ['Outdoor', 'Pets', 'Home', 'Beauty', 'Kitchen', 'Tech', 'Style', 'Toys'])} || ' ' || i,
              1 + ${h(8, 4)}, u.a[1 + ${h(9, 1000000)} % array_length(u.a, 1)], 'https://bench-' || i || '.myshopify.com',
-             ${h(10, 3)}, timestamptz '2024-06-01' + (${h(11, 500)} || ' days')::interval, ${h(12, 20)} = 0, ${h(13, 9)} = 0, ${h(14, 12)} = 0, ${h(15, 8)} <> 0,
+             ${h(10, 3)}, timestamptz '2024-06-01' + interval '1 day' * ${h(11, 500)}, ${h(12, 20)} = 0, ${h(13, 9)} = 0, ${h(14, 12)} = 0, ${h(15, 8)} <> 0,
              ${pick(16, ['US', 'GB', 'DE', 'FR', 'CN', 'JP', 'CA', 'AU', 'SG', 'NL'])}, ${h(17, 2)}, ${h(18, 3)},
-             timestamptz '2026-01-01' + (${h(19, 600)} || ' days')::interval, ${h(20, 3)}, ${pick(21, ['prod', 'prod', 'prod', 'prod', 'prod', 'prod', 'dev', 'pre', 'pre2', 'pre3'])},
-             timestamptz '2024-01-01' + (${h(22, 1000)} || ' days')::interval, now()
+             timestamptz '2026-01-01' + interval '1 day' * ${h(19, 600)}, ${h(20, 3)}, ${pick(21, ['prod', 'prod', 'prod', 'prod', 'prod', 'prod', 'dev', 'pre', 'pre2', 'pre3'])},
+             timestamptz '2024-01-01' + interval '1 day' * ${h(22, 1000)}, now()
         FROM generate_series(1, ${shops}) i, u`);
     step(`shops +${shops}`);
   }
@@ -72,7 +72,7 @@ export async function seedLarge(db: Db, log: (s: string) => void = () => undefin
              LATERAL (SELECT s.a[1 + ${h(30, 10000000)} % array_length(s.a, 1)] AS shop_id,
                              ${pick(31, ['paid', 'paid', 'paid', 'paid', 'paid', 'paid', 'pending', 'refunded', 'partially_refunded', 'voided'])} AS fin,
                              ${pick(32, ['fulfilled', 'fulfilled', 'fulfilled', 'unfulfilled', 'unfulfilled', 'partial', 'restocked'])} AS ful,
-                             timestamptz '2025-01-01' + (${h(33, 680 * 1440)} || ' minutes')::interval AS at) x`);
+                             timestamptz '2025-01-01' + interval '1 minute' * ${h(33, 680 * 1440)} AS at) x`);
     step(`orders +${orders}`);
   }
   const policies = LARGE.policies - (await count(db, 'policy'));
@@ -92,14 +92,14 @@ export async function seedLarge(db: Db, log: (s: string) => void = () => undefin
       INSERT INTO learn_material (shop_id, channel, source_type, subject, question, answer, status, created_at, updated_at)
       SELECT s.a[1 + ${h(38, 10000000)} % array_length(s.a, 1)], ${pick(39, ['chat', 'email'])}, 3,
              ${pick(40, ['Where is my order', 'Refund status', 'Change address', 'Damaged item'])} || ' ' || i,
-             'Customer question ' || i, 'Agent answer ' || i, ${h(41, 3)}, timestamptz '2025-06-01' + (${h(42, 500)} || ' days')::interval, now()
+             'Customer question ' || i, 'Agent answer ' || i, ${h(41, 3)}, timestamptz '2025-06-01' + interval '1 day' * ${h(42, 500)}, now()
         FROM generate_series(1, ${materials}) i, s`);
     step(`learn materials +${materials}`);
   }
   const mail = LARGE.mail - (await count(db, 'mail_account'));
   if (mail > 0) {
     await bulk(db, 'mail_account', `
-      INSERT INTO mail_account (shop_id, email) SELECT id, 'support@bench-' || id || '.example.com' FROM shop WHERE id > (SELECT max(shop_id) FROM mail_account) ORDER BY id LIMIT ${mail}`);
+      INSERT INTO mail_account (shop_id, email) SELECT id, 'support@bench-' || id || '.example.com' FROM shop WHERE id > (SELECT coalesce(max(shop_id), 0) FROM mail_account) ORDER BY id LIMIT ${mail}`);
     step(`mail accounts +${mail}`);
   }
   await db.exec('ANALYZE');

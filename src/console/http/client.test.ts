@@ -215,6 +215,10 @@ describe('helpers', () => {
     store.set('api_domain', JSON.stringify('https://admindev.example.com/'));
     expect(apiBase('localhost')).toBe('https://admindev.example.com/api/');
     expect(apiBase('admin.example.com')).toBe('/api/');
+    store.set('api_domain', 'http://localhost:9000');
+    expect(apiBase('localhost')).toBe('http://localhost:9000/api/');
+    store.set('api_domain', 'javascript:alert(1)');
+    expect(apiBase('localhost')).toBe('/api/');
     vi.unstubAllGlobals();
   });
 

@@ -13,9 +13,16 @@ export function isDevHost(hostname: string = globalThis.location?.hostname ?? ''
   return hostname.startsWith('admindev') || hostname.startsWith('localhost');
 }
 
+/** The stored domain, e.g. `https://admindev.example.com` (plain or JSON-quoted); null when absent or not an origin. */
 export function getApiDomain(): string | null {
-  const v = storage.read<string>(API_DOMAIN_KEY);
-  return typeof v === 'string' && /^https?:\/\/[^/\s]+\/?$/.test(v) ? v.replace(/\/$/, '') : null;
+  let raw: string | null = null;
+  try {
+    raw = globalThis.localStorage?.getItem(API_DOMAIN_KEY) ?? null;
+  } catch {
+    return null;
+  }
+  const v = raw?.trim().replace(/^"(.*)"$/, '$1');
+  return v && /^https?:\/\/[^/\s]+\/?$/.test(v) ? v.replace(/\/$/, '') : null;
 }
 
 export function setApiDomain(domain: string | null): void {

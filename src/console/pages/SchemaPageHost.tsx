@@ -1,40 +1,35 @@
 /**
  * Mounts the runtime's `<SchemaPage path params>` for every manifest page without a bespoke
- * screen, inside the runtime's `RuntimeProvider` fed with the console's RuntimeEnv.
- * Both are looked up with import.meta.glob so the build works before the runtime exists;
- * until then the pending placeholder renders.
+ * screen, inside the runtime's `RuntimeProvider` fed with the console's RuntimeEnv, the
+ * signed-in user and one schema loader per signed-in user (so the schema cache survives page
+ * changes but never crosses accounts). Everything is loaded lazily: /login and the layout
+ * never pull in the runtime. Lookups go through import.meta.glob so the build still works
+ * when the runtime is absent; then the pending placeholder renders.
  */
-import { lazy, type ComponentType, type ReactNode } from 'react';
-import type { RuntimeEnv } from '../../runtime/env.js';
+import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
+import type { HttpPort, RuntimeEnv } from '../../runtime/env.js';
+import { http } from '../http/instance.js';
 import type { PageProps } from '../routes/config.js';
 import { useRuntimeEnv } from '../services.js';
+import { sessionStore } from '../session/store.js';
 
-type ProviderProps = { env: RuntimeEnv; children?: ReactNode };
+interface ProviderProps {
+  env: RuntimeEnv;
+  children: ReactNode;
+  user?: { id: number | string; email?: string; name?: string } | null;
+  loader?: unknown;
+}
 interface SchemaPageModule {
   SchemaPage?: ComponentType<PageProps>;
   RuntimeProvider?: ComponentType<ProviderProps>;
   default?: ComponentType<PageProps>;
 }
-interface ProviderModule {
-  RuntimeProvider?: ComponentType<ProviderProps>;
+interface LoaderModule {
+  createSchemaLoader?: (http: HttpPort) => unknown;
 }
 
 const pageModules = import.meta.glob<SchemaPageModule>('../../widgets/schema-page/SchemaPage.tsx');
-const providerModules = import.meta.glob<ProviderModule>([
-  '../../runtime/RuntimeProvider.tsx',
-  '../../runtime/provider.tsx',
-  '../../runtime/context.tsx',
-  '../../runtime/react/*.tsx',
-]);
-
-async function findProvider(pageModule: SchemaPageModule): Promise<ComponentType<ProviderProps> | undefined> {
-  if (pageModule.RuntimeProvider) return pageModule.RuntimeProvider;
-  for (const load of Object.values(providerModules)) {
-    const m = await load();
-    if (m.RuntimeProvider) return m.RuntimeProvider;
-  }
-  return undefined;
-}
+const loaderModules = import.meta.glob<LoaderModule>('../../runtime/loader.ts');
 
 export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<PageProps> }> => {
   const loadPage = Object.values(pageModules)[0];
@@ -42,11 +37,26 @@ export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<Pa
   const found = pageModule?.SchemaPage ?? pageModule?.default;
   if (!pageModule || !found) return import('./PendingPage.js');
   const Page: ComponentType<PageProps> = found;
-  const Provider = await findProvider(pageModule);
+  const Provider = pageModule.RuntimeProvider;
+  const loaderModule = await Object.values(loaderModules)[0]?.();
+  let shared: { userId: number | null; loader: unknown } | null = null;
+  const loaderFor = (userId: number | null) => {
+    if (!loaderModule?.createSchemaLoader) return undefined;
+    if (!shared || shared.userId !== userId) shared = { userId, loader: loaderModule.createSchemaLoader(http) };
+    return shared.loader;
+  };
+
   function HostedSchemaPage(props: PageProps) {
     const env = useRuntimeEnv();
+    const user = sessionStore.use((s) => s.user);
+    const runtimeUser = useMemo(() => (user ? { id: user.id, email: user.email, name: user.name } : null), [user]);
     const page = <Page key={props.path} path={props.path} params={props.params} />;
-    return Provider ? <Provider env={env}>{page}</Provider> : page;
+    if (!Provider) return page;
+    return (
+      <Provider env={env} user={runtimeUser} loader={loaderFor(user?.id ?? null)}>
+        {page}
+      </Provider>
+    );
   }
   return { default: HostedSchemaPage };
 });

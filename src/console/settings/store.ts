@@ -46,13 +46,16 @@ function devFromUrl(): boolean | null {
 
 export function loadSettings(): Settings {
   const saved = storage.read<Partial<Settings>>(SETTINGS_KEY) ?? {};
+  const devParam = devFromUrl();
+  // ?dev=1 / ?dev=0 is remembered, so the flag survives navigation
+  if (devParam !== null) storage.write(SETTINGS_KEY, { ...saved, devMode: devParam });
   const color = THEME_COLORS.includes(saved.primaryColor as (typeof THEME_COLORS)[number]) ? saved.primaryColor! : THEME_COLORS[0];
   return {
     collapsed: Boolean(saved.collapsed),
     dark: Boolean(saved.dark),
     primaryColor: color,
     locale: normaliseLocale(saved.locale),
-    devMode: devFromUrl() ?? Boolean(saved.devMode),
+    devMode: devParam ?? Boolean(saved.devMode),
   };
 }
 

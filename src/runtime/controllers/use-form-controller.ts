@@ -6,6 +6,7 @@
  */
 import { createForm, isField, type Form } from '@formily/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { vars } from '../actions.js';
 import { callApi, fieldErrorsOf, getPath } from '../api.js';
 import type { RuntimeEnv } from '../env.js';
 import { resolveMap, resolvePath } from '../expr/template.js';
@@ -94,7 +95,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     try {
       const result = await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
       const message = submitSpec.successMessage ?? schema.successMessage;
-      if (message) env.notify.success(env.t(message));
+      if (message) env.notify.success(env.t(message, vars(result)));
       const then = schema.then ?? { action: schema.presentation === 'page' ? 'back' : 'close' };
       if (then.action === 'navigate') return { then: 'navigate', to: resolvePath(then.to ?? '/', { ...scope, result }) };
       return { then: then.action };

@@ -45,6 +45,12 @@ export const HELPERS: Record<string, (...args: unknown[]) => unknown> = {
   keys: (v) => (isObj(v) ? Object.keys(v) : []),
   pick: (list, key) => (Array.isArray(list) ? list.map((x) => (isObj(x) ? x[String(key)] : undefined)) : []),
   coalesce: (...args) => args.find((a) => a !== undefined && a !== null),
+  /** a date(-time) string or number → ISO 8601 (undefined when empty or invalid) */
+  iso: (v) => {
+    if (v === undefined || v === null || v === '') return undefined;
+    const d = new Date(typeof v === 'number' ? v : String(v));
+    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  },
 };
 
 const STRING_METHODS = new Set(['includes', 'startsWith', 'endsWith', 'indexOf', 'trim', 'toLowerCase', 'toUpperCase', 'slice', 'split', 'padStart']);

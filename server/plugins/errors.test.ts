@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { fieldErrors } from './errors.js';
+
+describe('fieldErrors', () => {
+  it('names the field of each ajv issue', () => {
+    expect(
+      fieldErrors([
+        { instancePath: '', keyword: 'required', params: { missingProperty: 'email' }, message: "must have required property 'email'" },
+        { instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'extra' }, message: 'x' },
+        { instancePath: '/items/0/name', keyword: 'type', params: {}, message: 'must be string' },
+        { instancePath: '', keyword: 'type', params: {}, message: 'must be object' },
+      ], 'body'),
+    ).toEqual([
+      { field: 'email', message: 'is required' },
+      { field: 'extra', message: 'is not allowed' },
+      { field: 'items.0.name', message: 'must be string' },
+      { field: 'body', message: 'must be object' },
+    ]);
+  });
+});

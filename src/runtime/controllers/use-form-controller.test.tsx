@@ -1,0 +1,66 @@
+import '../../widgets/testing/dom-polyfills.js';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { RuntimeEnv } from '../env.js';
+import type { FormSchema } from '../types.js';
+import { useFormController } from './use-form-controller.js';
+
+const schema = {
+  $schema: '../../meta/form.schema.json',
+  id: 'demo.form',
+  kind: 'form',
+  schemaVersion: 1,
+  version: 1,
+  module: 'admin_center',
+  title: 'admin.demo.title',
+  presentation: 'modal',
+  modes: {
+    add: { submit: { api: 'POST thing/create' } },
+    edit: { submit: { api: 'POST thing/update', body: { id: '{{ number(params.id) }}' } } },
+  },
+  load: { api: 'GET thing/detail', params: { id: '{{ params.id }}' } },
+  successMessage: 'admin.action.saved',
+  schema: { type: 'object', properties: { name: { type: 'string' }, box: { type: 'void', properties: { email: { type: 'string' } } } } },
+} as unknown as FormSchema;
+
+function env(post: (path: string, body: unknown) => Promise<unknown>) {
+  return {
+    http: { get: vi.fn(async () => ({ id: 4, name: 'loaded', email: 'a@b.c', created_at: 'x' })), post: vi.fn(post) },
+    notify: { success: vi.fn(), error: vi.fn(), info: vi.fn() },
+    t: (k: string) => k,
+  } as unknown as RuntimeEnv & { http: { post: ReturnType<typeof vi.fn> } };
+}
+
+describe('useFormController', () => {
+  it('loads for edit and submits only schema fields plus the body mapping', async () => {
+    const e = env(async () => ({}));
+    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'edit', params: { id: '4' } }));
+    await waitFor(() => expect(result.current.loading).toBe(false));
+    expect(result.current.form.values).toMatchObject({ name: 'loaded' });
+    let outcome: unknown;
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(e.http.post).toHaveBeenCalledWith('thing/update', { name: 'loaded', email: 'a@b.c', id: 4 }, { silent: true });
+    expect(e.notify.success).toHaveBeenCalledWith('admin.action.saved');
+    expect(outcome).toEqual({ then: 'close' });
+  });
+
+  it('puts 40001 field errors onto the Formily fields', async () => {
+    const e = env(async () => {
+      throw Object.assign(new Error('validation failed'), { code: 40001, data: { errors: [{ field: 'name', message: 'name taken' }] } });
+    });
+    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'add', params: {} }));
+    await act(async () => {
+      result.current.form.createField({ name: 'name' });
+      result.current.form.setValues({ name: 'dup' });
+    });
+    let outcome: unknown = 'unset';
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(outcome).toBeNull();
+    const field = result.current.form.query('name').take();
+    expect(field && 'selfErrors' in field ? field.selfErrors : []).toEqual(['name taken']);
+  });
+});

@@ -1,0 +1,77 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { RuntimeEnv } from '../env.js';
+import { useMemoryQuery } from '../query.js';
+import type { ListSchema } from '../types.js';
+import { useListController } from './use-list-controller.js';
+
+const schema = {
+  $schema: '../../meta/list.schema.json',
+  id: 'demo.list',
+  kind: 'list',
+  schemaVersion: 1,
+  version: 1,
+  module: 'admin_center',
+  title: 'admin.demo.title',
+  data: { api: 'GET thing/list', params: { scope: '{{ params.shop }}', from: '{{ filters.time ? filters.time[0] : undefined }}' } },
+  filters: {
+    type: 'object',
+    properties: { name: { type: 'string' }, status: { type: 'number' }, time: { type: 'array' } },
+  },
+  columns: [{ key: 'name', title: 'admin.demo.name', sorter: true }],
+} as unknown as ListSchema;
+
+function setup(initial: Record<string, string> = {}) {
+  const get = vi.fn(async (_path: string, params?: Record<string, unknown>) => ({
+    list: [{ id: 1, name: `row p${String(params?.page)}` }],
+    total: 42,
+    page: params?.page,
+    page_size: params?.page_size,
+  }));
+  const env = { http: { get, post: vi.fn() } } as unknown as RuntimeEnv;
+  const hook = renderHook(() => {
+    const query = useMemoryQuery(initial);
+    return { query, ctl: useListController(schema, { env, query, params: { shop: 5 } }) };
+  });
+  return { get, hook };
+}
+
+describe('useListController', () => {
+  it('loads page 1 with page_size 10 and mapped params', async () => {
+    const { get, hook } = setup();
+    await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
+    expect(get).toHaveBeenCalledWith('thing/list', { page: 1, page_size: 10, scope: 5 }, undefined);
+    expect(hook.result.current.ctl.total).toBe(42);
+    expect(hook.result.current.ctl.rows[0].name).toBe('row p1');
+  });
+
+  it('reads state from the query (shareable links) and writes filters, paging and sort back', async () => {
+    const { get, hook } = setup({ page: '3', status: '1', name: 'ops' });
+    await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
+    expect(get).toHaveBeenLastCalledWith('thing/list', { page: 3, page_size: 10, status: 1, name: 'ops', scope: 5 }, undefined);
+    expect(hook.result.current.ctl.filters).toEqual({ name: 'ops', status: 1 });
+
+    act(() => hook.result.current.ctl.setFilters({ name: 'x', time: ['2026-01-01', '2026-01-02'] }));
+    expect(hook.result.current.query.values).toEqual({ name: 'x', time: '["2026-01-01","2026-01-02"]' });
+    await waitFor(() =>
+      expect(get).toHaveBeenLastCalledWith('thing/list', { page: 1, page_size: 10, name: 'x', scope: 5, from: '2026-01-01' }, undefined),
+    );
+
+    act(() => hook.result.current.ctl.setPage(2, 50));
+    expect(hook.result.current.query.values).toMatchObject({ page: '2', page_size: '50' });
+    act(() => hook.result.current.ctl.setSorter('name', 'descend'));
+    await waitFor(() => expect(get.mock.lastCall?.[1]).toMatchObject({ page: 1, page_size: 50, sort_field: 'name', sort_order: 'descend' }));
+    expect(hook.result.current.ctl.sorter).toEqual({ field: 'name', order: 'descend' });
+  });
+
+  it('refresh reloads; selection is kept for batch actions; large pages go virtual', async () => {
+    const { get, hook } = setup({ page_size: '500' });
+    await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
+    expect(hook.result.current.ctl.virtual).toBe(true);
+    const n = get.mock.calls.length;
+    act(() => hook.result.current.ctl.refresh());
+    await waitFor(() => expect(get.mock.calls.length).toBe(n + 1));
+    act(() => hook.result.current.ctl.setSelection([1], [{ id: 1 }]));
+    expect(hook.result.current.ctl.scope.selectedKeys).toEqual([1]);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { HttpPort } from './env.js';
+import { createSchemaCache } from './cache.js';
+import { createSchemaLoader } from './loader.js';
+import { findSchemaByRoute, matchRoute } from './routes.js';
+import { SchemaLoadError, type SchemaListItem } from './types.js';
+
+const list = (over: Record<string, unknown> = {}) => ({
+  $schema: '../../meta/list.schema.json',
+  id: 'demo.thing.list',
+  kind: 'list',
+  schemaVersion: 1,
+  version: 1,
+  module: 'admin_center',
+  routes: ['/admin_center/things'],
+  title: 'admin.demo.title',
+  data: { api: 'GET thing/list' },
+  columns: [{ key: 'name', title: 'admin.demo.name' }],
+  ...over,
+});
+
+function fakeHttp(doc: Record<string, unknown>, hash = 'h1') {
+  const state = { hash, doc };
+  const get = vi.fn(async (path: string) => {
+    if (path === 'schema/list') {
+      return { list: [{ id: 'demo.thing.list', version: 1, hash: state.hash, kind: 'list', routes: ['/admin_center/things'], module: 'admin_center' }] };
+    }
+    if (path === 'schema/detail') return { schema: state.doc, hash: state.hash, enums: {} };
+    throw new Error(path);
+  });
+  return { state, http: { get, post: vi.fn(), download: vi.fn(), upload: vi.fn() } as unknown as HttpPort & { get: typeof get } };
+}
+
+describe('schema loader', () => {
+  it('loads, validates and caches by hash', async () => {
+    const { http } = fakeHttp(list());
+    const loader = createSchemaLoader(http, { storage: null });
+    const a = await loader.load('demo.thing.list');
+    expect(a.schema.kind).toBe('list');
+    await loader.load('demo.thing.list');
+    expect(http.get.mock.calls.filter((c) => c[0] === 'schema/detail')).toHaveLength(1);
+  });
+
+  it('names id, JSON pointer and reason for an invalid schema', async () => {
+    const { http } = fakeHttp(list({ columns: [{ key: 'name', title: 'admin.demo.name', colour: 'red' }] }));
+    const err = await createSchemaLoader(http, { storage: null }).load('demo.thing.list').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SchemaLoadError);
+    const p = (err as SchemaLoadError).problems[0];
+    expect(p.id).toBe('demo.thing.list');
+    expect(p.pointer).toBe('/columns/0');
+    expect(p.reason).toMatch(/colour/);
+  });
+
+  it('refuses an unsupported schemaVersion', async () => {
+    const { http } = fakeHttp(list({ schemaVersion: 9 }));
+    const err = (await createSchemaLoader(http, { storage: null }).load('demo.thing.list').catch((e: unknown) => e)) as SchemaLoadError;
+    expect(err.problems[0]).toMatchObject({ pointer: '/schemaVersion' });
+    expect(err.problems[0].reason).toMatch(/not supported/);
+  });
+
+  it('uses localStorage-style storage across loaders for the same hash', async () => {
+    const mem = new Map<string, string>();
+    const storage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v), removeItem: (k: string) => void mem.delete(k) } as Storage;
+    const first = fakeHttp(list());
+    await createSchemaLoader(first.http, { cache: createSchemaCache(storage) }).load('demo.thing.list');
+    const second = fakeHttp(list());
+    await createSchemaLoader(second.http, { cache: createSchemaCache(storage) }).load('demo.thing.list');
+    expect(second.http.get.mock.calls.some((c) => c[0] === 'schema/detail')).toBe(false);
+  });
+
+  it('tells subscribers when a hash changes (dev polling)', async () => {
+    const { http, state } = fakeHttp(list());
+    const loader = createSchemaLoader(http, { storage: null });
+    await loader.load('demo.thing.list');
+    const seen: string[][] = [];
+    loader.subscribe((ids) => seen.push(ids));
+    state.hash = 'h2';
+    state.doc = list({ version: 2 });
+    await loader.refreshList();
+    expect(seen).toEqual([['demo.thing.list']]);
+    expect((await loader.load('demo.thing.list')).schema.version).toBe(2);
+  });
+
+  it('matches routes with params; static routes win', () => {
+    expect(matchRoute('/a/edit/:id', '/a/edit/7')).toEqual({ id: '7' });
+    expect(matchRoute('/a/edit/:id', '/a/edit')).toBeNull();
+    const items = [
+      { id: 'x', routes: ['/a/:id'] },
+      { id: 'y', routes: ['/a/add'] },
+    ] as unknown as SchemaListItem[];
+    expect(findSchemaByRoute(items, '/a/add')?.item.id).toBe('y');
+    expect(findSchemaByRoute(items, '/a/5')).toMatchObject({ params: { id: '5' }, route: '/a/:id' });
+    expect(findSchemaByRoute(items, '/a/:id')?.item.id).toBe('x');
+  });
+});

@@ -1,0 +1,61 @@
+import './testing/dom-polyfills.js';
+import { render, screen } from '@testing-library/react';
+import { createElement } from 'react';
+import { describe, expect, it } from 'vitest';
+import { RuntimeContext } from '../runtime/context.js';
+import { createRegistry, UnknownWidgetError } from '../runtime/registry.js';
+import { prepareFormilySchema } from '../runtime/formily-schema.js';
+import { createSchemaLoader } from '../runtime/loader.js';
+import { WIDGET_NAMES } from './names.js';
+import { createDefaultRegistry, defaultEntries } from './registry.js';
+import { createFakeEnv } from './testing/env.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe('widget registry', () => {
+  it('names.ts lists exactly the registry keys', () => {
+    expect([...createDefaultRegistry().names].sort()).toEqual([...WIDGET_NAMES].sort());
+  });
+
+  it('a duplicate registration throws', () => {
+    const dup = defaultEntries()[0];
+    expect(() => createDefaultRegistry({ extra: [dup] })).toThrow(/registered twice/);
+    expect(() => createRegistry([dup, dup], { fallback: () => () => null })).toThrow(/Input/);
+  });
+
+  it('an unknown name throws in strict mode (tests), naming widget and pointer', () => {
+    const reg = createDefaultRegistry({ strict: true });
+    expect(() => reg.get('Fancy', '/columns/2/widget')).toThrow(UnknownWidgetError);
+    expect(() => reg.get('Fancy', '/columns/2/widget')).toThrow(/Fancy.*\/columns\/2\/widget/);
+  });
+
+  it('an unknown name renders a visible error box in the app', () => {
+    const reg = createDefaultRegistry();
+    const env = createFakeEnv({} as never, { root });
+    const Comp = reg.get('Fancy', '/columns/2/widget');
+    render(
+      createElement(RuntimeContext.Provider, { value: { env, registry: reg, loader: createSchemaLoader(env.http), user: null } }, createElement(Comp)),
+    );
+    expect(screen.getByTestId('unknown-widget').textContent).toContain('Fancy');
+    expect(screen.getByTestId('unknown-widget').textContent).toContain('/columns/2/widget');
+  });
+
+  it('unknown x-component names never reach Formily (it would create a DOM tag)', () => {
+    const opts = {
+      t: (k: string) => k,
+      can: () => true,
+      enums: {},
+      locale: 'en-US' as const,
+      hasWidget: (n: string) => n === 'Input',
+      unknownWidget: 'UnknownWidget',
+      pointer: '/schema',
+    };
+    const schema = { type: 'object' as const, properties: { a: { type: 'string' as const, 'x-component': 'Inptu' } } };
+    expect(() => prepareFormilySchema(schema, { ...opts, strict: true })).toThrow(/Inptu.*\/schema\/properties\/a\/x-component/);
+    const out = prepareFormilySchema(schema, { ...opts, strict: false }) as { properties: Record<string, Record<string, unknown>> };
+    expect(out.properties.a['x-component']).toBe('UnknownWidget');
+    expect(out.properties.a['x-component-props']).toEqual({ name: 'Inptu', pointer: '/schema/properties/a/x-component' });
+  });
+});
