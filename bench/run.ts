@@ -36,6 +36,7 @@ async function main(): Promise<number> {
     only: args.only,
     skipPeer: args.skipPeer,
     runs: args.runs ?? (args.smoke ? 2 : 7),
+    profile: args.profile,
     root,
     facts: {},
     log: (msg) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`),
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
   const out = path.resolve(root, args.out ?? `bench/results/${args.smoke ? 'smoke' : 'latest'}.json`);
   writeReport(out, report);
   // a full run of everything also refreshes the table in docs/performance.md
-  if (!args.smoke && args.only.length === 0 && !args.out && updateDoc(path.join(root, 'docs/performance.md'), report)) {
+  if (!args.smoke && !args.profile && args.only.length === 0 && !args.out && updateDoc(path.join(root, 'docs/performance.md'), report)) {
     console.log('docs/performance.md: latest-run table updated');
   }
   printTable(figures);

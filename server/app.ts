@@ -11,6 +11,7 @@ import { registerSecurity } from './plugins/security.js';
 import { registerStatic } from './plugins/static.js';
 import { registerValidation } from './plugins/validation.js';
 import { allRoutes } from './routes/index.js';
+import { loadSchemas, stopSchemaWatch } from './schemas/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +46,9 @@ export const LOG_REDACT = [
 export async function buildApp({ config, db, routes }: AppOptions): Promise<FastifyInstance> {
   const list = routes ?? (await allRoutes());
   checkRouteAccess(list);
+  // every schema is validated before the app exists: an invalid one stops the start,
+  // naming the file, the JSON pointer and the reason (SchemaLoadError)
+  await loadSchemas();
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
     bodyLimit: config.bodyLimit,
@@ -65,6 +69,7 @@ export async function buildApp({ config, db, routes }: AppOptions): Promise<Fast
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
+  app.addHook('onClose', async () => stopSchemaWatch());
   registerRoutes(app, db, list);
   await registerStatic(app, config.staticDir);
   return app;

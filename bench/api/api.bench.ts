@@ -64,7 +64,7 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
   const app = `http://127.0.0.1:${ready.app}`;
   const baseline = `http://127.0.0.1:${ready.baseline}`;
   const pg = data.driver === 'postgres';
-  const timing = ctx.smoke ? { duration: 1, warmup: 1 } : { duration: 10, warmup: 3 };
+  const timing = ctx.smoke ? { duration: 2, warmup: 1 } : { duration: 10, warmup: 3 };
   const connections = 50;
   const totals = new Map<string, number>();
   const figures: Figure[] = [];

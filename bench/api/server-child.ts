@@ -11,11 +11,18 @@ import { buildApp } from '../../server/app.js';
 import { verifyPassword } from '../../server/auth/password.js';
 import { loadConfig } from '../../server/config.js';
 import { openDb } from '../../server/db/open.js';
+import { getSchemaStore, loadSchemas } from '../../server/schemas/index.js';
 import { pageQuery, recordingDb, type RecordedQuery } from './recording-db.js';
 
 const config = { ...loadConfig(), logLevel: 'silent', port: 0 };
 const raw = await openDb(config);
 const rec = recordingDb(raw);
+// the schema routes read the store loaded at start; load it here unless the app does it itself
+try {
+  getSchemaStore();
+} catch {
+  await loadSchemas(undefined, { watch: false });
+}
 const app = await buildApp({ config, db: rec.db });
 await app.listen({ port: 0, host: '127.0.0.1' });
 

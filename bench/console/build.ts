@@ -13,11 +13,11 @@ const vite = (ctx: SuiteContext, args: string[], what: string) => {
 
 let benchBuilt = false;
 
-/** Production build of the bench pages into bench/console/dist (once per run). */
+/** Production build of the bench pages into bench/console/dist (once per run); `--profile` builds unminified. */
 export function buildBenchPages(ctx: SuiteContext): void {
   if (benchBuilt) return;
-  ctx.log('building the bench pages (production)…');
-  vite(ctx, ['--config', 'bench/console/vite.config.ts'], 'bench page');
+  ctx.log(`building the bench pages (production${ctx.profile ? ', unminified for profiling' : ''})…`);
+  vite(ctx, ['--config', 'bench/console/vite.config.ts', ...(ctx.profile ? ['--minify', 'false'] : [])], 'bench page');
   benchBuilt = true;
 }
 

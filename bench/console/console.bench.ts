@@ -7,6 +7,7 @@ import { launch, measurePage, type PageResult } from './browser.js';
 import { buildBenchPages } from './build.js';
 import { missingNeeds } from './pages.js';
 import { ensurePeers } from './peers.js';
+import { profilePage } from './profile.js';
 import { serveStatic } from './serve.js';
 
 /** One comparison: our schema page against its baseline (and optionally the amis peer). */
@@ -136,6 +137,19 @@ async function runPeer(ctx: SuiteContext, browser: Browser, origin: string): Pro
   });
 }
 
+async function runProfiles(ctx: SuiteContext, browser: Browser, origin: string): Promise<void> {
+  const out = path.join(ctx.root, 'bench/results/profiles');
+  for (const p of PAIRS) {
+    if (!ctx.wants(p.id)) continue;
+    for (const name of [p.ours, p.baseline]) {
+      const s = await profilePage(browser, `${origin}/pages/${name}.html${p.query}`, out, name);
+      ctx.log(`profile ${name}: ${s.totalMs} ms of samples → ${path.relative(ctx.root, s.file)}`);
+      console.log('  by file:   ' + s.byFile.map((f) => `${f.where} ${f.selfMs}`).join(', '));
+      for (const t of s.top.slice(0, 15)) console.log(`  ${String(t.selfMs).padStart(8)} ms  ${t.fn}  (${t.where})`);
+    }
+  }
+}
+
 export const consoleSuite: Suite = {
   id: 'console',
   title: 'Console pages (production build in Chromium; medians of several loads)',
@@ -146,6 +160,10 @@ export const consoleSuite: Suite = {
     ctx.facts.chromium = browser.version();
     try {
       const figures: Figure[] = [];
+      if (ctx.profile) {
+        await runProfiles(ctx, browser, server.origin);
+        return figures;
+      }
       for (const p of PAIRS) {
         if (!ctx.wants(p.id)) continue;
         ctx.log(`${p.id} (${ctx.runs} loads each)…`);

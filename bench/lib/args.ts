@@ -7,6 +7,7 @@ export interface BenchArgs {
   out: string | null;
   list: boolean;
   help: boolean;
+  profile: boolean;
 }
 
 export const USAGE = `npm run bench [-- flags]
@@ -16,10 +17,12 @@ export const USAGE = `npm run bench [-- flags]
   --runs N           page loads per browser figure (median taken); default 7, smoke 2
   --out FILE         where to write the JSON (default bench/results/latest.json; smoke: smoke.json)
   --list             print the figure ids and exit
+  --profile          console pages: one profiled load each (unminified build) instead of timings;
+                     writes bench/results/profiles/*.cpuprofile and prints the top functions
 Environment: DATABASE_URL → API figures on PostgreSQL (else PGlite in bench/.data).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const a: BenchArgs = { smoke: false, only: [], skipPeer: false, runs: null, out: null, list: false, help: false };
+  const a: BenchArgs = { smoke: false, only: [], skipPeer: false, runs: null, out: null, list: false, help: false, profile: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -46,6 +49,9 @@ export function parseArgs(argv: string[]): BenchArgs {
       }
       case '--out':
         a.out = value();
+        break;
+      case '--profile':
+        a.profile = true;
         break;
       case '--list':
         a.list = true;

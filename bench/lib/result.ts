@@ -45,6 +45,8 @@ export interface SuiteContext {
   skipPeer: boolean;
   /** how many page loads per browser figure (median taken) */
   runs: number;
+  /** `--profile`: profile the console pages instead of timing them */
+  profile: boolean;
   root: string;
   log(msg: string): void;
   /** true when some figure with this id prefix is wanted */

@@ -73,6 +73,16 @@ async function listenFigure(ctx: SuiteContext): Promise<Figure> {
   }
   const o = median(ours);
   const b = median(bare);
+  // where the time goes: the same steps as server.ts, timed one by one in a child
+  const child = startTsx(path.join(ctx.root, 'bench/startup/phases-child.ts'), [], data.env, ctx.root);
+  let phases: Record<string, number> | null = null;
+  try {
+    phases = await child.message<Record<string, number>>('BENCH_PHASES', 180_000);
+  } catch (err) {
+    ctx.log(`start-up phases not measured: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  } finally {
+    await child.stop();
+  }
   return {
     id: 'startup.listen',
     label: `server start to first reply on an existing ${data.driver === 'pglite' ? 'PGlite data dir' : 'PostgreSQL database'} (${data.scale} data)`,
@@ -81,7 +91,7 @@ async function listenFigure(ctx: SuiteContext): Promise<Figure> {
     baseline: round(b, 0),
     baselineLabel: 'tsx + bare Fastify with one route',
     ratio: ratioOf(o, b),
-    detail: { ours, bare },
+    detail: { ours, bare, phases },
   };
 }
 

@@ -112,6 +112,17 @@ describe('schemas:check', () => {
     expect(out[0]).toMatch(new RegExp(`^${LIST_FILE}#/toolbar/0: unknown type "openModal" \\(allowed: .*openForm.*\\)$`));
   });
 
+  it('reports only the error of the action type the author meant', async () => {
+    fx.edit(LIST_FILE, (d) => {
+      delete d.toolbar[0].mode;
+      d.rowActions[0].refresh = 'yes';
+    });
+    expect(await lines()).toEqual([
+      `${LIST_FILE}#/rowActions/0/refresh: must be boolean`,
+      `${LIST_FILE}#/toolbar/0/mode: required property is missing`,
+    ]);
+  });
+
   it('fails on an unsupported schemaVersion', async () => {
     fx.edit(FORM_FILE, (d) => (d.schemaVersion = 2));
     expect(await lines()).toEqual([`${FORM_FILE}#/schemaVersion: schemaVersion 2 is not supported (supported: 1)`]);

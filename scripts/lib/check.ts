@@ -3,9 +3,12 @@
  * them on small fixture trees. Each returns problems (`file#/pointer: reason`); none throws
  * for a broken schema.
  */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalJson } from '../../server/schemas/canonical.js';
 import { readSchemas } from '../../server/schemas/loader.js';
+import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
 import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
 import { type ParsedSchema } from '../../server/schemas/validate.js';
@@ -37,13 +40,32 @@ export interface CheckResult {
 
 export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
   const schemasDir = path.join(inputs.root, 'schemas');
-  const { schemas, problems, brokenIds } = await readSchemas(schemasDir);
+  const { schemas, problems, brokenIds } = await readSchemas(schemasDir, await fullValidators(path.join(schemasDir, 'meta')));
   const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
   problems.push(...checkReferences(schemas, inputs, locales, brokenIds));
   if (inputs.base) problems.push(...(await checkVersions(schemas, inputs.root, inputs.base)));
   return { problems: sortProblems(problems), schemas };
 }
 
+
+const validatorCache = new Map<string, Promise<MetaValidators>>();
+
+/**
+ * The check validates with the meta-schema files themselves (compiled, all errors on), not
+ * the precompiled fast path the server uses: CI is the authority. Cached by meta content.
+ */
+async function fullValidators(metaDir: string): Promise<MetaValidators> {
+  const names = (await readdir(metaDir)).filter((n) => n.endsWith('.schema.json')).sort();
+  const hash = createHash('sha256');
+  for (const n of names) hash.update(n).update(await readFile(path.join(metaDir, n)));
+  const key = hash.digest('hex');
+  let v = validatorCache.get(key);
+  if (!v) {
+    v = loadMetaValidators(metaDir);
+    validatorCache.set(key, v);
+  }
+  return v;
+}
 
 /** Cross-references of every valid schema: widgets, enums, i18n keys, APIs, permissions, schemas, routes. */
 export function checkReferences(

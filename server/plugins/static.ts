@@ -17,6 +17,8 @@ export async function registerStatic(app: FastifyInstance, staticDir: string): P
   const built = fs.existsSync(index);
   if (built) {
     await app.register(fastifyStatic, { root: staticDir, prefix: '/', wildcard: true, index: false });
+    // the bare directory URL is the console itself (with `index: false` it would be a 403)
+    app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html'));
   }
   app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
     const url = req.url.split('?')[0];

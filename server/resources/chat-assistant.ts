@@ -2,7 +2,7 @@ import type { RouteContext } from '../http/route.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS } from './enums.js';
 import { K } from './keys.js';
@@ -46,6 +46,7 @@ chatAssistant.actions = [
     path: 'chat/assistant/copy',
     access: { permission: [K.assistantAdd, K.assistant] },
     summary: 'Copy an assistant (name gets a " copy" suffix; the copy starts disabled)',
+    reply: rowSchema(chatAssistant),
     body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID, name: { type: 'string', minLength: 1, maxLength: 100 } } },
     handler: async (ctx) => {
       const b = ctx.body as { id: number; name?: string };

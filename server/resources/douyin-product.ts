@@ -3,7 +3,7 @@ import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { K } from './keys.js';
 import { importRoute } from './douyin-import.js';
@@ -50,6 +50,8 @@ douyinProduct.actions = [
   {
     method: 'POST',
     path: 'shop/douyin-shop-policy-product/update-remark',
+    summary: 'Set the remark of a product',
+    reply: rowSchema(douyinProduct),
     access: { permission: PERM },
     body: { type: 'object', additionalProperties: false, required: ['id', 'remark'], properties: { id: ID, remark: { type: 'string', maxLength: 1000 } } },
     handler: async (ctx) => {

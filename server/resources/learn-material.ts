@@ -3,7 +3,7 @@ import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind, updateRow } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS, MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, ids } from './enums.js';
 import { K } from './keys.js';
@@ -72,6 +72,9 @@ const materialAction = (path: string, permission: string | string[], props: Reco
   path: `learn-material/${path}`,
   access: { permission },
   body: body(['id', ...required], { id: ID, ...props }),
+  get reply() {
+    return rowSchema(learnMaterial);
+  },
   handler: async (ctx) => {
     const b = ctx.body as Record<string, unknown> & { id: number };
     const before = await mustFind(learnMaterial, ctx as RouteContext, b.id);
@@ -114,6 +117,7 @@ export const knowledgeRoutes: RouteDef[] = [
     path: 'learn-knowledge/create',
     access: { permission: [K.materialDetail, K.material] },
     summary: 'Write knowledge (question + answer) from a material; the material becomes learned',
+    reply: rowSchema(learnKnowledge),
     body: body(['shop_id', 'question', 'answer'], {
       material_id: ID,
       shop_id: ID,
@@ -138,6 +142,7 @@ export const knowledgeRoutes: RouteDef[] = [
     path: 'learn-knowledge/to-policy',
     access: { permission: [K.materialDetail, K.material] },
     summary: 'Turn a knowledge entry into a shop policy (once)',
+    reply: rowSchema(policy),
     body: body(['id'], { id: ID, title: { type: 'string', minLength: 1, maxLength: 200 }, source_type: { type: 'integer', enum: ids(POLICY_SOURCE_TYPES), default: 5 } }),
     handler: async (ctx) => {
       const b = ctx.body as { id: number; title?: string; source_type?: number };

@@ -2,7 +2,7 @@ import type { RouteContext, RouteDef } from '../http/route.js';
 import { conflict, invalid } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { NOTICE_STATUS, SHOP_TYPES, ids } from './enums.js';
 import { K } from './keys.js';
@@ -62,6 +62,9 @@ const pushRoute: RouteDef = {
   path: 'notification/push',
   access: { permission: K.noticePush },
   summary: 'Push a notification to every active shop of its target types; `force` re-pushes a pushed one',
+  get reply() {
+    return rowSchema(notification);
+  },
   body: {
     type: 'object',
     additionalProperties: false,

@@ -2,7 +2,7 @@ import type { RouteContext, RouteDef } from '../http/route.js';
 import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { DESC_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
@@ -38,6 +38,7 @@ productDesc.actions = [
     path: 'shop-product-desc/edit',
     access: { permission: K.productKnowledge },
     summary: 'Correct the identified description by hand (status becomes identified)',
+    reply: rowSchema(productDesc),
     body: body({ id: ID, identified_desc: { type: 'string', minLength: 1, maxLength: 20000 } }, ['id', 'identified_desc']),
     handler: async (ctx) => {
       const b = ctx.body as { id: number; identified_desc: string };
@@ -51,6 +52,7 @@ productDesc.actions = [
     path: 'shop-product-desc/reidentify',
     access: { permission: K.productKnowledge },
     summary: 'Queue the description for identification again (status back to pending)',
+    reply: rowSchema(productDesc),
     body: body({ id: ID }, ['id']),
     handler: async (ctx) => {
       const { id } = ctx.body as { id: number };

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { F } from './engine/fields.js';
+import { toPrefixQuery } from './engine/list.js';
 import { mustExist } from './engine/refs.js';
 import { ID } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
@@ -71,9 +72,8 @@ const shopListRoute: RouteDef = {
     const params: unknown[] = [];
     const where: string[] = [];
     if (q.env && q.env !== 'all') where.push(`env = $${params.push(q.env)}`);
-    if (q.keyword?.trim()) {
-      where.push(`to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $${params.push(q.keyword.trim().replace(/[^\p{L}\p{N}_]+/gu, ' ').trim().split(/\s+/).map((w) => `${w.toLowerCase()}:*`).join(' & ') || 'x')})`);
-    }
+    const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
+    if (tsq) where.push(`to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $${params.push(tsq)})`);
     const r = await db.query<{ id: number; name: string; env: string; type: number }>(
       `SELECT id, name, env, type FROM shop${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 1000)}`,
       params,

@@ -99,8 +99,6 @@ function at(doc: unknown, pointer: string): unknown {
   return cur;
 }
 
-const BRANCH = /^(.*\/(?:anyOf|oneOf)\/\d+)(\/|$)/;
-
 /** Every prefix of a schema path that ends at a union branch, e.g. `#/anyOf/2`, `#/anyOf/2/properties/x/anyOf/0`. */
 function branchPrefixes(schemaPath: string): string[] {
   const out: string[] = [];
@@ -109,34 +107,47 @@ function branchPrefixes(schemaPath: string): string[] {
   return out;
 }
 
+const isUnion = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
+
 /**
  * ajv reports every branch of a union. Keep the branch the author meant: drop branches whose
  * discriminator (`type` / `kind` const) does not match, then, per union, the branches whose
  * errors sit less deep than the deepest branch's (a type mismatch at the union itself is
  * less telling than a bad property inside the matching object). When no branch fits at all,
- * one line says what the union allows.
+ * one line says what the union allows. A union reached through a shared `$ref` has the same
+ * schema path everywhere, so a branch is keyed by the union's value (instance path) too.
  */
 function toIssues(errors: ErrorObject[], doc: unknown): MetaIssue[] {
+  const unionAt = errors.filter(isUnion).map((e) => ({ sp: e.schemaPath, ip: e.instancePath }));
+  /** `instancePath|branchSchemaPath` of every union branch an error sits in, outermost first */
+  const branchKeys = (e: ErrorObject): string[] =>
+    branchPrefixes(e.schemaPath).map((b) => {
+      const u = b.slice(0, b.lastIndexOf('/'));
+      const inst = unionAt
+        .filter((x) => x.sp === u && within(x.ip, e.instancePath))
+        .sort((a, b2) => b2.ip.length - a.ip.length)[0];
+      return `${inst?.ip ?? ''}|${b}`;
+    });
   const dropped = new Set<string>();
   const allowedConsts = new Map<string, Set<string>>();
   for (const e of errors) {
-    if (e.keyword !== 'const') continue;
-    const m = BRANCH.exec(e.schemaPath);
     const prop = e.instancePath.split('/').pop() ?? '';
-    if (!m || (prop !== 'type' && prop !== 'kind')) continue;
-    dropped.add(m[1]);
-    const unionAt = e.instancePath.slice(0, e.instancePath.lastIndexOf('/'));
-    const set = allowedConsts.get(unionAt) ?? new Set<string>();
+    const keys = branchKeys(e);
+    if (e.keyword !== 'const' || !keys.length || (prop !== 'type' && prop !== 'kind')) continue;
+    dropped.add(keys[keys.length - 1]);
+    const at0 = e.instancePath.slice(0, e.instancePath.lastIndexOf('/'));
+    const set = allowedConsts.get(at0) ?? new Set<string>();
     set.add(String((e.params as { allowedValue?: unknown }).allowedValue));
-    allowedConsts.set(unionAt, set);
+    allowedConsts.set(at0, set);
   }
   const depth = (e: ErrorObject) => describe(e)[0].split('/').length;
-  const unions = new Map<string, Map<string, number>>(); // union schema path → branch → deepest error
+  const unions = new Map<string, Map<string, number>>(); // union (instance|schema path) → branch → deepest error
   for (const e of errors) {
-    for (const b of branchPrefixes(e.schemaPath)) {
-      const u = b.slice(0, b.lastIndexOf('/'));
+    for (const k of branchKeys(e)) {
+      const u = k.slice(0, k.lastIndexOf('/'));
       const branches = unions.get(u) ?? new Map<string, number>();
-      branches.set(b, Math.max(branches.get(b) ?? 0, depth(e)));
+      branches.set(k, Math.max(branches.get(k) ?? 0, depth(e)));
       unions.set(u, branches);
     }
   }
@@ -145,8 +156,7 @@ function toIssues(errors: ErrorObject[], doc: unknown): MetaIssue[] {
     const max = Math.max(...live.map(([, d]) => d));
     for (const [b, d] of live) if (d < max) dropped.add(b);
   }
-  const real = errors.filter((e) => !branchPrefixes(e.schemaPath).some((b) => dropped.has(b)));
-  const isUnion = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+  const real = errors.filter((e) => !branchKeys(e).some((k) => dropped.has(k)));
   const out: MetaIssue[] = [];
   const seen = new Set<string>();
   const push = (pointer: string, reason: string) => {
@@ -163,7 +173,8 @@ function toIssues(errors: ErrorObject[], doc: unknown): MetaIssue[] {
     }
     // the union's own error: only when none of its branches left an error to show
     const own = `${e.schemaPath}/`;
-    if (real.some((x) => !isUnion(x) && x.schemaPath.startsWith(own) && !allShallow(x, e))) continue;
+    const inside = (x: ErrorObject) => x.schemaPath.startsWith(own) && within(e.instancePath, x.instancePath);
+    if (real.some((x) => !isUnion(x) && inside(x) && !allShallow(x, e))) continue;
     const consts = allowedConsts.get(e.instancePath);
     const v = at(doc, e.instancePath);
     const disc = v && typeof v === 'object' ? ((v as Record<string, unknown>).type ?? (v as Record<string, unknown>).kind) : undefined;
@@ -184,8 +195,9 @@ function toIssues(errors: ErrorObject[], doc: unknown): MetaIssue[] {
     );
   }
   // drop branch errors at the union itself when the union line already says it
-  const unionPointers = new Set(out.filter((i) => i.reason.startsWith('matches none') || i.reason.startsWith('unknown type')).map((i) => i.pointer));
-  return out.filter((i) => !(unionPointers.has(i.pointer) && !i.reason.startsWith('matches none') && !i.reason.startsWith('unknown type')));
+  const isUnionLine = (i: MetaIssue) => i.reason.startsWith('matches none') || i.reason.startsWith('unknown type');
+  const unionPointers = new Set(out.filter(isUnionLine).map((i) => i.pointer));
+  return out.filter((i) => isUnionLine(i) || !unionPointers.has(i.pointer));
 }
 
 /** A branch error at the union's own value (type / const mismatch): the union line covers it. */

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HttpPort } from './env.js';
 import { createSchemaCache } from './cache.js';
 import { createSchemaLoader } from './loader.js';
@@ -30,6 +30,11 @@ function fakeHttp(doc: Record<string, unknown>, hash = 'h1') {
   });
   return { state, http: { get, post: vi.fn(), download: vi.fn(), upload: vi.fn() } as unknown as HttpPort & { get: typeof get } };
 }
+
+// the generated validators are a large module: import them once, outside the per-test timeout
+beforeAll(async () => {
+  await import('./generated/validators.js');
+}, 60_000);
 
 describe('schema loader', () => {
   it('loads, validates and caches by hash', async () => {

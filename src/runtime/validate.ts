@@ -2,7 +2,7 @@
  * Client-side schema check: `schemaVersion` support first, then the generated (standalone,
  * CSP-safe) ajv validator of the kind's meta-schema. Problems name id, pointer and reason.
  */
-import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/index.js';
+import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/constants.js';
 import type { GeneratedError, GeneratedValidator } from './generated/validators.js';
 import type { EnumSchema, PageKind, PageSchema, SchemaProblem } from './types.js';
 

@@ -73,6 +73,16 @@ describe('deny by default', () => {
   });
 });
 
+describe('static', () => {
+  it('without a built client, pages say to run npm run build; /api stays JSON', async () => {
+    const r = await fetch(`${s.url}/`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toContain('npm run build');
+    expect(r.headers.get('content-security-policy')).not.toContain('unsafe-eval');
+    expect((await s.anon().get('nothing/here')).status).toBe(404);
+  });
+});
+
 describe('buildApp', () => {
   const config = { ...loadConfig({}), logLevel: 'silent' };
   const db = {} as Db;

@@ -150,6 +150,16 @@ async function pgliteTemplate(): Promise<string> {
   } catch {
     fs.rmSync(build, { recursive: true, force: true }); // another process won the race
   }
+  // drop templates of older migrations/seeds (untouched for 10 minutes)
+  for (const f of fs.readdirSync(os.tmpdir())) {
+    const old = path.join(os.tmpdir(), f);
+    if (!f.startsWith('bo-api-template-') || old === dir) continue;
+    try {
+      if (Date.now() - fs.statSync(old).mtimeMs > 600_000) fs.rmSync(old, { recursive: true, force: true });
+    } catch {
+      /* another process removed it */
+    }
+  }
   return dir;
 }
 

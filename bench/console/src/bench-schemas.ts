@@ -82,7 +82,11 @@ export const enums = Object.fromEntries(
   ]),
 );
 
-export const formSchema = {
+let form: ReturnType<typeof makeFormSchema> | null = null;
+/** Built on first use, so the list pages do not pay for the 300 fields. */
+export const formSchema = () => (form ??= makeFormSchema());
+
+const makeFormSchema = () => ({
   $schema: '../meta/form.schema.json',
   id: 'intelligent_text.bench_form',
   kind: 'form',
@@ -94,7 +98,7 @@ export const formSchema = {
   modes: { add: { route: FORM_ROUTE, submit: { api: 'POST bench/save' } } },
   schema: { type: 'object', properties: formProperties(FIELD_COUNT) },
   layout: { labelCol: 6, wrapperCol: 12 },
-};
+});
 
 /** Labels the fake `t` returns (the real console reads them from the locale files). */
 export const LABELS: Record<string, string> = {

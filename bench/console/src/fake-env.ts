@@ -8,11 +8,18 @@ import common from '../../../src/locales/en-US/common.json';
 import runtime from '../../../src/locales/en-US/runtime.json';
 import { pageOf } from './data.js';
 import { label } from './form-fields.js';
-import { enums, formSchema, LABELS, listSchema } from './bench-schemas.js';
+import { enums, FORM_ROUTE, formSchema, LABELS, listSchema } from './bench-schemas.js';
 
-const SCHEMAS: Record<string, { schema: { id: string; kind: string; version: number; module: string }; routes: string[]; enums: string[] }> = {
-  [listSchema.id]: { schema: listSchema, routes: listSchema.routes, enums: Object.keys(enums) },
-  [formSchema.id]: { schema: formSchema, routes: [formSchema.modes.add.route], enums: [] },
+interface Entry {
+  id: string;
+  kind: string;
+  routes: string[];
+  enums: string[];
+  schema(): unknown;
+}
+const SCHEMAS: Record<string, Entry> = {
+  [listSchema.id]: { id: listSchema.id, kind: 'list', routes: listSchema.routes, enums: Object.keys(enums), schema: () => listSchema },
+  'intelligent_text.bench_form': { id: 'intelligent_text.bench_form', kind: 'form', routes: [FORM_ROUTE], enums: [], schema: formSchema },
 };
 
 type Tree = { [k: string]: string | Tree };
@@ -32,13 +39,13 @@ const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout((
 function get(path: string, params: Record<string, unknown> = {}): Promise<unknown> {
   if (path === 'schema/list') {
     return later({
-      list: Object.values(SCHEMAS).map((s) => ({ id: s.schema.id, version: s.schema.version, hash: `bench-${s.schema.id}`, kind: s.schema.kind, routes: s.routes, module: s.schema.module })),
+      list: Object.values(SCHEMAS).map((s) => ({ id: s.id, version: 1, hash: `bench-${s.id}`, kind: s.kind, routes: s.routes, module: 'intelligent_text' })),
     });
   }
   if (path === 'schema/detail') {
     const s = SCHEMAS[String(params.id)];
     if (!s) return Promise.reject(new Error(`no bench schema ${String(params.id)}`));
-    return later({ schema: s.schema, hash: `bench-${s.schema.id}`, enums: Object.fromEntries(s.enums.map((e) => [e, enums[e]])) });
+    return later({ schema: s.schema(), hash: `bench-${s.id}`, enums: Object.fromEntries(s.enums.map((e) => [e, enums[e]])) });
   }
   if (path === 'bench/list') {
     const q = new URLSearchParams(location.search);

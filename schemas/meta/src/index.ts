@@ -45,25 +45,7 @@ export * from './formily.js';
 export * from './list.js';
 export * from './tabs.js';
 
-/** Language versions this runtime understands. */
-export const SUPPORTED_SCHEMA_VERSIONS: readonly number[] = [1];
-export const CURRENT_SCHEMA_VERSION = 1;
-
-/** Property names whose string values are i18n keys (anywhere in a schema file). */
-export const TEXT_KEYS: readonly string[] = [
-  'title',
-  'label',
-  'description',
-  'placeholder',
-  'confirm',
-  'successMessage',
-  'emptyText',
-  'tooltip',
-  'message',
-  'okText',
-  'cancelText',
-  'x-content',
-];
+export { CURRENT_SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, TEXT_KEYS } from './constants.js';
 
 export const META_KINDS = ['list', 'form', 'detail', 'tabs', 'enum'] as const;
 export type MetaKind = (typeof META_KINDS)[number];

@@ -58,10 +58,10 @@ export default function MainLayout() {
         trigger={null}
         width={220}
         theme="light"
-        style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
+        style={{ borderRight: `1px solid ${token.colorBorderSecondary}`, position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
       >
-        <div className="console-brand" style={{ color: token.colorPrimary }} onClick={() => navigate('/home')}>
-          {collapsed ? t('shell.app.short') : t('shell.app.title')}
+        <div className="console-brand" title={t('shell.app.title')} style={{ color: token.colorPrimary }} onClick={() => navigate('/home')}>
+          {collapsed ? t('shell.app.short') : t('shell.app.brand')}
         </div>
         <Menu
           mode="inline"
