@@ -69,9 +69,15 @@ async function main(): Promise<number> {
   };
   const out = path.resolve(root, args.out ?? `bench/results/${args.smoke ? 'smoke' : 'latest'}.json`);
   writeReport(out, report);
-  // a full run of everything also refreshes the table in docs/performance.md
-  if (!args.smoke && !args.profile && args.only.length === 0 && !args.out && updateDoc(path.join(root, 'docs/performance.md'), report)) {
-    console.log('docs/performance.md: latest-run table updated');
+  // a full run of everything refreshes the table in docs/performance.md; a run of the API
+  // figures on PostgreSQL refreshes the PostgreSQL table there
+  const doc = path.join(root, 'docs/performance.md');
+  if (!args.smoke && !args.profile && !args.out) {
+    if (args.only.length === 0 && updateDoc(doc, 'latest', report)) console.log('docs/performance.md: latest-run table updated');
+    const api = figures.filter((f) => f.id.startsWith('api.'));
+    if (ctx.facts.apiDriver === 'postgres' && api.length && updateDoc(doc, 'api-postgres', { ...report, figures: api })) {
+      console.log('docs/performance.md: PostgreSQL API table updated');
+    }
   }
   printTable(figures);
   console.log(`\n${figures.length} figures in ${report.durationS} s → ${path.relative(root, out)}`);

@@ -7,7 +7,23 @@ export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
+/**
+ * Installed before any page script: a minimal React DevTools hook that counts React commits,
+ * so a figure can say how many renders it took to get the rows on screen.
+ */
+// a string, not a function: tsx's name helpers would not exist inside the page
+const COUNT_COMMITS = `
+  window.__benchCommits = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true, isDisabled: false, renderers: new Map(),
+    inject: function () { return 1; },
+    onCommitFiberRoot: function () { window.__benchCommits++; },
+    onCommitFiberUnmount: function () {}, onPostCommitFiberRoot: function () {}, checkDCE: function () {},
+  };`;
+
 export interface PageResult {
+  /** React commits from page start until the rows were in the DOM */
+  commits?: number;
   render?: number;
   navigation?: number;
   painted?: number;
@@ -27,6 +43,7 @@ export async function measurePage(
   opts: { keys?: { selector: string; count: number }; timeoutMs?: number } = {},
 ): Promise<PageResult> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  await context.addInitScript({ content: COUNT_COMMITS });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

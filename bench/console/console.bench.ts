@@ -96,7 +96,12 @@ async function runPair(ctx: SuiteContext, browser: Browser, origin: string, p: P
       ratio: ratioOf(ours, base),
       goal: m.goal,
       note,
-      detail: { ours: vals(s.ours).map((v) => round(v)), baseline: vals(s.base).map((v) => round(v)), errors: errs.slice(0, 3) },
+      detail: {
+        ours: vals(s.ours).map((v) => round(v)),
+        baseline: vals(s.base).map((v) => round(v)),
+        commits: { ours: s.ours.map((r) => r.commits), baseline: s.base.map((r) => r.commits) },
+        errors: errs.slice(0, 3),
+      },
     };
     if (!oursBuilt && fig.value === null) return { ...fig, ...skipped(id, label, 'ms', note ?? '', m.goal), baseline: fig.baseline, detail: fig.detail };
     return fig;

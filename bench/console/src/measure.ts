@@ -13,6 +13,8 @@ export interface BenchResult {
   /** render call → the frame after that was produced */
   painted?: number;
   count?: number;
+  /** React commits until the rows were in the DOM (counted by the driver's DevTools hook) */
+  commits?: number;
   error?: string;
   /** keystroke → next frame, one entry per key (form pages) */
   keys?: number[];
@@ -50,9 +52,10 @@ export function waitForCount(selector: string, n: number, root: ParentNode = doc
       const render = performance.measure('render', 'render-start', 'rows').duration;
       const navigation = performance.getEntriesByName('rows', 'mark')[0].startTime;
       const count = root.querySelectorAll(selector).length;
+      const commits = (window as unknown as { __benchCommits?: number }).__benchCommits;
       const paintedAt = await nextFrame();
       const painted = paintedAt - performance.getEntriesByName('render-start', 'mark')[0].startTime;
-      window.__bench = { ...window.__bench, render, navigation, painted, count, done: true };
+      window.__bench = { ...window.__bench, render, navigation, painted, count, commits, done: true };
       resolve();
     };
     if (check()) {

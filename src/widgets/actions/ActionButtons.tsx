@@ -17,7 +17,9 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
   const visible = (actions ?? []).filter((a) => isShown(a, host.env, host.scope));
   if (!visible.length) return null;
   const run = async (a: ActionSpec) => {
-    setBusy((b) => ({ ...b, [a.key]: true }));
+    // forms and navigation show their own state; calls show a spinner / progress on the button
+    const shows = a.type === 'request' || a.type === 'download' || a.type === 'upload';
+    if (shows) setBusy((b) => ({ ...b, [a.key]: true }));
     try {
       await runAction(a, {
         ...host,

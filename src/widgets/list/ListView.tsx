@@ -1,6 +1,6 @@
 import { Alert, Card, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMemo } from 'react';
+import { useMemo, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
 import { useRuntime } from '../../runtime/context.js';
 import { useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
@@ -62,7 +62,7 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
     ? {
         type: schema.rowSelection,
         selectedRowKeys: ctl.selectedKeys,
-        onChange: (k: React.Key[], rows: Row[]) => ctl.setSelection(k as Array<string | number>, rows),
+        onChange: (k: Key[], rows: Row[]) => ctl.setSelection(k as Array<string | number>, rows),
       }
     : undefined;
   const childrenKey = schema.data.childrenKey;

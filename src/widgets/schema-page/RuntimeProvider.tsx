@@ -1,3 +1,4 @@
+import { setValidateLanguage } from '@formily/core';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { RuntimeContext, type Runtime } from '../../runtime/context.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
@@ -33,6 +34,7 @@ export function RuntimeProvider({ env, children, user = null, registry, loader, 
     setTracing(env.devMode);
     return env.devMode ? ld.startPolling(pollMs) : undefined;
   }, [ld, env.devMode, pollMs]);
+  useMemo(() => setValidateLanguage(env.locale), [env.locale]);
   const value = useMemo<Runtime>(() => ({ env, loader: ld, registry: reg, user }), [env, ld, reg, user]);
   return <RuntimeContext.Provider value={value}>{children}</RuntimeContext.Provider>;
 }

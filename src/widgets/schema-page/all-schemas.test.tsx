@@ -90,6 +90,14 @@ describe('admin_center schemas', () => {
     expect([...env.missing]).toEqual([]);
   });
 
+  it('dev mode shows the schema inspector with id and version', async () => {
+    const http = createFakeHttp(set, ADMIN_FIXTURES, fallback);
+    const env = createFakeEnv(http, { root, devMode: true });
+    renderSchemaPage('/admin_center/authCenter/role', env);
+    const button = await screen.findByTestId('schema-inspector', {}, { timeout: 8000 });
+    expect(button.textContent).toContain('admin_center.role.list v1');
+  });
+
   it('hides actions the caller lacks the permission for', async () => {
     const http = createFakeHttp(set, ADMIN_FIXTURES, fallback);
     const env = createFakeEnv(http, { root, can: (k) => !k.endsWith('.delete') });

@@ -52,3 +52,32 @@ it('renders a list page from one new JSON file with data', async () => {
   expect(call?.data).toEqual({ page: 1, page_size: 10, action: 'login' });
   await waitFor(() => expect(screen.queryByTestId('schema-error-panel')).toBeNull());
 }, 30_000);
+
+it('renders a tabs page whose tabs are other schemas (active tab in the URL query)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-schemas-'));
+  mkdirSync(join(dir, 'pages'), { recursive: true });
+  const base = readSchemaSet(join(root, 'schemas'));
+  writeFileSync(
+    join(dir, 'pages', 'tabs.json'),
+    JSON.stringify({
+      $schema: '../meta/tabs.schema.json',
+      id: 'admin_center.auth.tabs',
+      kind: 'tabs',
+      schemaVersion: 1,
+      version: 1,
+      module: 'admin_center',
+      routes: ['/admin_center/authCenter/all'],
+      title: 'admin.permission.title',
+      tabs: [
+        { key: 'roles', title: 'admin.role.title', schema: 'admin_center.role.list' },
+        { key: 'logs', title: 'admin.audit.title', schema: 'admin_center.audit_log.list' },
+      ],
+    }),
+  );
+  const set = { pages: [...readSchemaSet(dir).pages, ...base.pages], enums: base.enums };
+  const { ADMIN_FIXTURES } = await import('../testing/admin-fixtures.js');
+  const env = createFakeEnv(createFakeHttp(set, ADMIN_FIXTURES), { root });
+  renderSchemaPage('/admin_center/authCenter/all?tab=logs', env);
+  expect(await screen.findByText('admin@example.com', {}, { timeout: 15_000 })).toBeTruthy();
+  expect(screen.getAllByText('Roles').length).toBeGreaterThan(0);
+}, 30_000);
