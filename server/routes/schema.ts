@@ -8,6 +8,7 @@ import { defineRoutes, type RouteContext, type SessionUser } from '../http/route
 import { contentHash } from '../schemas/canonical.js';
 import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
 import type { ParsedSchema } from '../schemas/validate.js';
+import { submitFieldsFor } from './schema-fields.js';
 
 /**
  * May this account open the schema? Super admin: all. A schema naming a permission needs
@@ -28,10 +29,12 @@ export function canOpenSchema(user: SessionUser, s: ParsedSchema): boolean {
  * The hash the client caches by: the schema's content hash, combined with the hashes of
  * the enums it refers to (so editing an enum also refreshes the pages that show it).
  */
-export function servedHash(store: SchemaStore, s: ParsedSchema): string {
+export function servedHash(store: SchemaStore, s: ParsedSchema, fields?: unknown): string {
   const enums = Object.keys(store.enumsFor(s.id)).sort();
-  if (!enums.length) return s.hash;
-  return contentHash([s.hash, ...enums.map((e) => store.get(e)?.hash ?? '')]);
+  if (!enums.length && fields === undefined) return s.hash;
+  const parts = [s.hash, ...enums.map((e) => store.get(e)?.hash ?? '')];
+  if (fields !== undefined) parts.push(contentHash(fields));
+  return contentHash(parts);
 }
 
 const nullableString = { type: ['string', 'null'] };
@@ -71,14 +74,15 @@ async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
   const s = store.get(ctx.query.id);
   if (!s) throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found`);
   if (!ctx.user || !canOpenSchema(ctx.user, s)) throw new AppError(Code.FORBIDDEN);
-  const hash = servedHash(store, s);
+  const fields = await submitFieldsFor(s.doc);
+  const hash = servedHash(store, s, fields);
   const etag = `"${hash}"`;
   ctx.reply.header('ETag', etag).header('Cache-Control', 'no-cache');
   if (matchesEtag(ctx.req.headers['if-none-match'], hash)) {
     ctx.reply.code(304).send();
     return;
   }
-  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id) };
+  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id), fields };
   ctx.reply
     .code(200)
     .type('application/json; charset=utf-8')
@@ -97,11 +101,9 @@ export const routes = defineRoutes([
     async handler(ctx) {
       const store = getSchemaStore();
       const user = ctx.user as SessionUser;
-      const list = store
-        .pages()
-        .filter((s) => canOpenSchema(user, s))
-        .map((s) => ({ ...store.summary(s), hash: servedHash(store, s) }));
-      return { list };
+      const open = store.pages().filter((s) => canOpenSchema(user, s));
+      const fields = await Promise.all(open.map((s) => submitFieldsFor(s.doc)));
+      return { list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
     },
   },
   {

@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import type { RuntimeEnv } from './env.js';
 import type { SchemaLoader } from './loader.js';
 import type { Registry } from './registry.js';
-import type { EnumMap, RuntimeUser } from './types.js';
+import type { EnumMap, ResourceFields, RuntimeUser } from './types.js';
 
 export interface Runtime {
   env: RuntimeEnv;
@@ -24,6 +24,8 @@ export function useRuntime(): Runtime {
 export interface SchemaScope {
   schemaId: string;
   enums: EnumMap;
+  /** the server's field schemas for the resource a form submits to */
+  fields?: ResourceFields;
 }
 
 export const SchemaScopeContext = createContext<SchemaScope>({ schemaId: '', enums: {} });

@@ -4,7 +4,7 @@
  * (`x-modes`), turns `x-enum` into `enum` options, and checks every x-component /
  * x-decorator against the registry (unknown → an error widget or a thrown error).
  */
-import type { FormMode, FormilyNode, FormilyObject, EnumMap } from './types.js';
+import type { FormMode, FormilyNode, FormilyObject, EnumMap, ResourceFields } from './types.js';
 import { UnknownWidgetError } from './registry.js';
 
 export interface PrepareOptions {
@@ -12,6 +12,8 @@ export interface PrepareOptions {
   can(permission: string): boolean;
   mode?: FormMode;
   enums: EnumMap;
+  /** the server's field schemas: their bounds become validators of same-named data fields */
+  fields?: ResourceFields;
   locale: 'zh-CN' | 'en-US';
   hasWidget(name: string): boolean;
   /** throw on unknown widgets (tests) */
@@ -77,7 +79,33 @@ function prepareNode(node: FormilyNode, pointer: string, o: PrepareOptions): Rec
 }
 
 export function prepareFormilySchema(schema: FormilyObject, o: PrepareOptions): Record<string, unknown> {
-  return prepareNode(schema as FormilyNode, o.pointer, o) ?? { type: 'object', properties: {} };
+  const prepared = prepareNode(schema as FormilyNode, o.pointer, o) ?? { type: 'object', properties: {} };
+  if (o.fields) applyFieldConstraints(prepared, o.fields);
+  return prepared;
+}
+
+/** JSON Schema keywords Formily turns into validators with its own localised messages. */
+const CONSTRAINT_KEYS = ['maxLength', 'minLength', 'maximum', 'minimum', 'pattern'] as const;
+const FORMATS: Record<string, string> = { email: 'email', uri: 'url', url: 'url' };
+
+/**
+ * Adds the server's bounds to the form's data fields (top level, through void containers)
+ * unless the schema already states them, so a value the server would refuse is refused in
+ * the form first. Required-ness is left to the schema: which fields a mode asks for is a page
+ * decision (e.g. password only when adding).
+ */
+export function applyFieldConstraints(node: Record<string, unknown>, fields: ResourceFields): void {
+  const props = node.properties as Record<string, Record<string, unknown>> | undefined;
+  for (const [name, child] of Object.entries(props ?? {})) {
+    if (child.type === 'void') {
+      applyFieldConstraints(child, fields);
+      continue;
+    }
+    const c = fields.properties[name];
+    if (!c) continue;
+    for (const k of CONSTRAINT_KEYS) if (c[k] !== undefined && child[k] === undefined) child[k] = c[k];
+    if (c.format && FORMATS[c.format] && child.format === undefined) child.format = FORMATS[c.format];
+  }
 }
 
 /** Names of the data fields a form submits: top-level properties, through void containers. */

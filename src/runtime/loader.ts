@@ -93,7 +93,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
       enums[enumId] = asEnum(raw);
     }
     if (problems.length) throw new SchemaLoadError(problems);
-    const loaded: LoadedSchema = { id, hash: reply.hash ?? item.hash, schema: asPage(reply.schema), enums: enums as EnumMap };
+    const loaded: LoadedSchema = { id, hash: reply.hash ?? item.hash, schema: asPage(reply.schema), enums: enums as EnumMap, fields: reply.fields };
     cache.set(loaded);
     return loaded;
   };

@@ -61,6 +61,28 @@ export interface SchemaDetailReply {
   schema: unknown;
   hash: string;
   enums: Record<string, TEnumSchema>;
+  /** for forms that submit to a server resource: the server's own field schemas */
+  fields?: ResourceFields;
+}
+
+/**
+ * The JSON Schemas the server validates a resource's bodies with (served with a form's
+ * schema), so client-side validation and server validation agree.
+ */
+export interface ResourceFields {
+  properties: Record<string, FieldConstraint>;
+  required?: string[];
+}
+
+/** The JSON Schema keywords of a field that become Formily validators. */
+export interface FieldConstraint {
+  type?: string | string[];
+  maxLength?: number;
+  minLength?: number;
+  maximum?: number;
+  minimum?: number;
+  pattern?: string;
+  format?: string;
 }
 
 export type EnumMap = Readonly<Record<string, TEnumSchema>>;
@@ -71,6 +93,7 @@ export interface LoadedSchema<S extends PageSchema = PageSchema> {
   hash: string;
   schema: S;
   enums: EnumMap;
+  fields?: ResourceFields;
 }
 
 /** Why a schema cannot be shown: names the schema, the JSON pointer and the reason. */

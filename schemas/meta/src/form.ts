@@ -11,6 +11,22 @@ export const Submit = Type.Object(
     /** send the form values as the body base (default true) */
     includeValues: Type.Optional(Type.Boolean()),
     successMessage: Type.Optional(I18nKey),
+    /**
+     * show the reply in a dialog (instead of a toast) that stays until closed, with one reply
+     * value as copyable text, e.g. a generated password
+     */
+    resultDialog: Type.Optional(
+      Type.Object(
+        {
+          title: I18nKey,
+          /** text above the value; the reply's fields interpolate */
+          message: Type.Optional(I18nKey),
+          /** dotted path in the reply of the value shown as copyable text */
+          copy: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -33,7 +33,7 @@ export function FormDialog({ loaded, req, onDone }: { loaded: LoadedSchema<FormS
     </Space>
   );
   const body = (
-    <SchemaScopeContext.Provider value={{ schemaId: loaded.id, enums: loaded.enums }}>
+    <SchemaScopeContext.Provider value={{ schemaId: loaded.id, enums: loaded.enums, fields: loaded.fields }}>
       <FormFields schema={schema} ctl={ctl} />
     </SchemaScopeContext.Provider>
   );

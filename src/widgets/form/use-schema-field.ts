@@ -26,7 +26,7 @@ export function useSchemaField(): SchemaFieldComponent {
 /** Translated, permission- and mode-filtered Formily schema with unknown widgets caught. */
 export function usePreparedSchema(schema: FormilyObject | undefined, pointer: string, mode?: FormMode) {
   const { env, registry } = useRuntime();
-  const { enums } = useContext(SchemaScopeContext);
+  const { enums, fields } = useContext(SchemaScopeContext);
   return useMemo(
     () =>
       schema
@@ -35,6 +35,7 @@ export function usePreparedSchema(schema: FormilyObject | undefined, pointer: st
             can: env.can,
             mode,
             enums,
+            fields,
             locale: env.locale,
             hasWidget: (n) => registry.has(n) && n !== UNKNOWN_WIDGET,
             strict: registry.strict,
@@ -42,6 +43,6 @@ export function usePreparedSchema(schema: FormilyObject | undefined, pointer: st
             pointer,
           })
         : null,
-    [schema, pointer, mode, enums, env, registry],
+    [schema, pointer, mode, enums, fields, env, registry],
   );
 }

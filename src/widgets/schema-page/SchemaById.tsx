@@ -30,7 +30,7 @@ export function SchemaView({
     const mode = modes.find((m) => route && s.modes[m]?.route === route) ?? (params.id !== undefined ? (modes.includes('edit') ? 'edit' : 'view') : modes[0]);
     body = <FormPage loaded={loaded as LoadedSchema<FormSchema>} mode={mode} params={params} />;
   }
-  return <SchemaScopeContext.Provider value={{ schemaId: loaded.id, enums: loaded.enums }}>{body}</SchemaScopeContext.Provider>;
+  return <SchemaScopeContext.Provider value={{ schemaId: loaded.id, enums: loaded.enums, fields: loaded.fields }}>{body}</SchemaScopeContext.Provider>;
 }
 
 /** Loads a schema by id and renders it embedded (detail sections, tabs). */

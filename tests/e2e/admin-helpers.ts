@@ -1,0 +1,40 @@
+/** Shared steps for the admin_center browser tests (schema pages drawn by the runtime). */
+import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+
+/** GET `/api/admin/<path>` with the page's session; asserts code 10000 and returns `data`. */
+export async function api<T>(page: Page, path: string, params?: Record<string, string | number>): Promise<T> {
+  const res = await page.request.get(`/api/admin/${path}`, { params });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  assert.equal(body.code, 10000, `${path}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
+/** Opens a console route and waits for the shell's page loader to finish. */
+export async function openAdminPage(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId('side-menu').waitFor();
+  await page.getByTestId('page-loading').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+/** Waits for a schema list table to be drawn and its data loaded. */
+export async function waitList(page: Page, schemaId: string): Promise<Locator> {
+  const table = page.getByTestId(`list-${schemaId}`);
+  await table.waitFor({ timeout: 20_000 });
+  await table.locator('.ant-spin-spinning').waitFor({ state: 'detached', timeout: 20_000 });
+  return table;
+}
+
+/** The table row (any list on the page) containing the text. */
+export const listRow = (page: Page, text: string): Locator => page.locator('tr.ant-table-row').filter({ hasText: text });
+
+/** A Formily form item by its label text. */
+export const formItem = (scope: Page | Locator, label: string): Locator =>
+  scope.locator('.ant-formily-item').filter({ has: scope.locator('.ant-formily-item-label-content', { hasText: new RegExp(`^${label}$`) }) });
+
+/** A permission-tree node by its title. */
+export const treeNode = (page: Page, title: string): Locator =>
+  page.locator('.ant-tree-treenode').filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+
+/** The open confirm dialog (env.confirm). */
+export const confirmDialog = (page: Page): Locator => page.locator('.ant-modal-confirm:visible');
