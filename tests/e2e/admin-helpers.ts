@@ -4,7 +4,9 @@ import type { Locator, Page } from 'playwright-core';
 
 /** GET `/api/admin/<path>` with the page's session; asserts code 10000 and returns `data`. */
 export async function api<T>(page: Page, path: string, params?: Record<string, string | number>): Promise<T> {
-  const res = await page.request.get(`/api/admin/${path}`, { params });
+  // the console sends the `sid` cookie's value as `admin-token` (the HttpOnly guard cookie rides along)
+  const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+  const res = await page.request.get(`/api/admin/${path}`, { params, headers: { 'admin-token': sid } });
   const body = (await res.json()) as { code: number; msg: string; data: T };
   assert.equal(body.code, 10000, `${path}: ${body.code} ${body.msg}`);
   return body.data;

@@ -22,7 +22,7 @@ export const Submit = Type.Object(
           /** text above the value; the reply's fields interpolate */
           message: Type.Optional(I18nKey),
           /** dotted path in the reply of the value shown as copyable text */
-          copy: Type.Optional(Type.String({ minLength: 1 })),
+          copy: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)*$' })),
         },
         { additionalProperties: false },
       ),

@@ -23,7 +23,15 @@ export interface FormControllerOptions {
   query?: Record<string, string>;
 }
 
-export type FormOutcome = { then: 'close' | 'back' | 'stay' } | { then: 'navigate'; to: string };
+/** A reply to show in a dialog that stays until closed (submit `resultDialog`), texts translated. */
+export interface FormResult {
+  title: string;
+  message?: string;
+  /** the value to offer as copyable text */
+  copy?: string;
+}
+
+export type FormOutcome = ({ then: 'close' | 'back' | 'stay' } | { then: 'navigate'; to: string }) & { result?: FormResult };
 
 export interface FormController {
   form: Form;
@@ -94,11 +102,18 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     setSubmitting(true);
     try {
       const result = await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
+      const dialog = submitSpec.resultDialog;
       const message = submitSpec.successMessage ?? schema.successMessage;
-      if (message) env.notify.success(env.t(message, vars(result)));
+      if (message && !dialog) env.notify.success(env.t(message, vars(result)));
+      const shown: FormResult | undefined = dialog && {
+        title: env.t(dialog.title, vars(result)),
+        message: dialog.message ? env.t(dialog.message, vars(result)) : undefined,
+        copy: dialog.copy ? String(getPath(result, dialog.copy) ?? '') : undefined,
+      };
+      const extra = shown ? { result: shown } : {};
       const then = schema.then ?? { action: schema.presentation === 'page' ? 'back' : 'close' };
-      if (then.action === 'navigate') return { then: 'navigate', to: resolvePath(then.to ?? '/', { ...scope, result }) };
-      return { then: then.action };
+      if (then.action === 'navigate') return { then: 'navigate', to: resolvePath(then.to ?? '/', { ...scope, result }), ...extra };
+      return { then: then.action, ...extra };
     } catch (e) {
       const errors = fieldErrorsOf(e);
       if (errors) {

@@ -1,9 +1,11 @@
 import { Button, Card, Space } from 'antd';
+import { useState } from 'react';
 import { useRuntime } from '../../runtime/context.js';
-import { useFormController } from '../../runtime/controllers/use-form-controller.js';
+import { useFormController, type FormOutcome } from '../../runtime/controllers/use-form-controller.js';
 import type { FormMode, FormSchema, LoadedSchema } from '../../runtime/types.js';
 import { useInspect } from '../schema-page/inspect.js';
 import { FormFields } from './FormFields.js';
+import { ResultDialog } from './ResultDialog.js';
 
 /** A form schema presented as a page (mode from the route). */
 export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSchema>; mode: FormMode; params: Record<string, unknown> }) {
@@ -12,11 +14,17 @@ export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSc
   const ctl = useFormController(schema, { env, mode, params, user });
   useInspect({ mode, params, values: ctl.form.values });
   const back = () => (typeof history !== 'undefined' && history.length > 1 ? history.back() : env.navigate('/'));
+  const [shown, setShown] = useState<FormOutcome | null>(null);
+  const next = (outcome: FormOutcome) => {
+    if (outcome.then === 'navigate') env.navigate(outcome.to);
+    else if (outcome.then === 'back' || outcome.then === 'close') back();
+  };
   const ok = async () => {
     const outcome = await ctl.submit();
     if (!outcome) return;
-    if (outcome.then === 'navigate') env.navigate(outcome.to);
-    else if (outcome.then === 'back' || outcome.then === 'close') back();
+    // a reply to read (resultDialog) stays on screen; what comes next waits until it is closed
+    if (outcome.result) setShown(outcome);
+    else next(outcome);
   };
   return (
     <Card title={ctl.title} data-schema-id={loaded.id}>
@@ -29,6 +37,15 @@ export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSc
         )}
         <Button onClick={back}>{env.t('runtime.form.back')}</Button>
       </Space>
+      {shown?.result && (
+        <ResultDialog
+          result={shown.result}
+          onClose={() => {
+            setShown(null);
+            next(shown);
+          }}
+        />
+      )}
     </Card>
   );
 }
