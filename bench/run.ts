@@ -47,6 +47,7 @@ async function main(): Promise<number> {
   for (const suite of suites) {
     if (!ctx.wants(suite.id)) continue;
     ctx.log(`${suite.title}…`);
+    const t0 = Date.now();
     try {
       const got = await suite.run(ctx);
       figures.push(...got.filter((f) => matches(args.only, f.id)).map(checkGoal));
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
       errors.push({ suite: suite.id, message });
       ctx.log(`${suite.id} FAILED: ${message}`);
     }
+    ctx.facts.suiteSeconds = { ...(ctx.facts.suiteSeconds as Record<string, number> | undefined), [suite.id]: Math.round((Date.now() - t0) / 1000) };
   }
   const report: Report = {
     startedAt: new Date(started).toISOString(),
@@ -83,7 +85,10 @@ async function main(): Promise<number> {
   console.log(`\n${figures.length} figures in ${report.durationS} s → ${path.relative(root, out)}`);
   if (args.smoke) console.log('(smoke run: small data and short runs — the figures only show that the bench works)');
   for (const e of errors) console.log(`\nsuite ${e.suite} failed:\n${e.message}`);
-  return errors.length ? 1 : 0;
+  // a figure with no value that was not left out on purpose means the bench or the product broke
+  const missing = figures.filter((f) => (f.value === null || f.value === undefined) && !f.skip);
+  for (const f of missing) console.log(`not measured: ${f.id} — ${f.note ?? 'no value'}`);
+  return errors.length || missing.length ? 1 : 0;
 }
 
 main().then(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startTsx } from '../lib/proc.js';
-import { ratioOf, skipped, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
+import { failed, ratioOf, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
 import { API_CASES, queryString, type ApiCase } from './cases.js';
 import { benchData, type BenchData } from './data.js';
 import { envelopeOk, load, type LoadResult } from './load.js';
@@ -80,7 +80,7 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
     const cap = await post<Capture>(`${baseline}/__bench/capture`, { name: c.id, url, headers });
     if (cap.status !== 200 || cap.code !== 10000 || !cap.page) {
       const why = `GET ${url} → HTTP ${cap.status} ${cap.body.slice(0, 160)}${cap.page ? '' : ' (no page query seen)'}`;
-      figures.push(skipped(`api.${c.id}.rps`, c.label, 'req/s', `not measured: ${why}`));
+      figures.push(failed(`api.${c.id}.rps`, c.label, 'req/s', `not measured: ${why}`));
       continue;
     }
     totals.set(c.id, cap.total ?? 0);

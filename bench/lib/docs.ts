@@ -13,6 +13,7 @@ export function section(name: string, r: Report): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; ${m.chromium ?? 'Chromium ?'}; load average at the end ${m.loadAverage.join(' / ')}.`,
     `API driver: ${String(r.facts.apiDriver ?? '—')}; data: ${JSON.stringify(r.facts.apiData ?? {})}.`,
+    `Time per suite (s): ${JSON.stringify(r.facts.suiteSeconds ?? {})}.`,
     '',
     markdownTable(r.figures),
     '',

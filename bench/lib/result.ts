@@ -33,6 +33,9 @@ export interface Figure {
   ok?: boolean;
   /** why a figure is missing, or what to know when reading it */
   note?: string;
+  /** left out on purpose (a product part not in the tree yet, the peer not installed); a
+   * figure without a value and without this flag is a failure and fails the run */
+  skip?: boolean;
   /** raw samples and any other detail, kept in the JSON only */
   detail?: Record<string, unknown>;
 }
@@ -71,6 +74,11 @@ export function checkGoal(f: Figure): Figure {
 
 /** A figure that could not be measured (a product part that has not landed, a peer not installed). */
 export function skipped(id: string, label: string, unit: Unit, note: string, goal?: Goal): Figure {
+  return { id, label, unit, value: null, note, goal, skip: true };
+}
+
+/** A figure that should have been measured and was not (a failing request, a page that errors). */
+export function failed(id: string, label: string, unit: Unit, note: string, goal?: Goal): Figure {
   return { id, label, unit, value: null, note, goal };
 }
 

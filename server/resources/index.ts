@@ -14,11 +14,17 @@ import { planOrder, planOrderRoutes } from './plan-order.js';
 import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
 import { productDesc } from './product-desc.js';
 import { shop, shopRoutes } from './shop.js';
+import { SESSION_RESOURCES, sessionRoutes } from './sessions/index.js';
+import { VOICE_RESOURCES, voiceRoutes } from './voice/index.js';
+import { LAB_RESOURCES } from './lab/index.js';
 
 /** Every business resource, declared once each (server/resources/<name>.ts). */
 export const RESOURCES: ResourceDef[] = [
   shop, customer, mailAccount, order, plan, planOrder, notification, policy, learnPolicy, learnPolicyProduct,
   learnMaterial, learnKnowledge, learnDoc, productDesc, chatAssistant, douyinProduct,
+  ...SESSION_RESOURCES,
+  ...VOICE_RESOURCES,
+  ...LAB_RESOURCES,
 ];
 
 /** The business routes (spec section 7 and the regular pattern where the spec is silent). */
@@ -29,6 +35,8 @@ export const routes: RouteDef[] = [
   planConfigRoute,
   ...planOrderRoutes,
   ...knowledgeRoutes,
+  ...sessionRoutes,
+  ...voiceRoutes,
 ];
 
 /**

@@ -31,8 +31,11 @@ export async function waitList(page: Page, schemaId: string): Promise<Locator> {
 export const listRow = (page: Page, text: string): Locator => page.locator('tr.ant-table-row').filter({ hasText: text });
 
 /** A Formily form item by its label text. */
-export const formItem = (scope: Page | Locator, label: string): Locator =>
-  scope.locator('.ant-formily-item').filter({ has: scope.locator('.ant-formily-item-label-content', { hasText: new RegExp(`^${label}$`) }) });
+export function formItem(scope: Page | Locator, label: string): Locator {
+  // a `has` locator is matched inside each item, so it must start from the page, not the scope
+  const page = 'mainFrame' in scope ? scope : scope.page();
+  return scope.locator('.ant-formily-item').filter({ has: page.locator('.ant-formily-item-label-content label').getByText(label, { exact: true }) });
+}
 
 /** A permission-tree node by its title. */
 export const treeNode = (page: Page, title: string): Locator =>

@@ -28,5 +28,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<void
       await seedPlans(q, rng, shops, 220);
     });
   }
+  await (await import('./voice.js')).seedVoiceDemo(db);
+  await (await import('./sessions.js')).seedSessions(db);
+  await (await import('./lab.js')).seedLab(db);
   if (opts.scale === 'large') await seedLarge(db);
 }

@@ -1,0 +1,135 @@
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import type { RouteDef } from '../../http/route.js';
+import { invalid } from '../../http/errors.js';
+import { CHANNELS } from '../enums.js';
+import { F } from '../engine/fields.js';
+import { inRawTx, sendOk } from '../engine/raw.js';
+import { mustExist } from '../engine/refs.js';
+import { check } from '../engine/validate.js';
+import type { ResourceDef } from '../engine/types.js';
+import { SK } from '../sessions/keys.js';
+import { readUpload } from './ops-tools.js';
+
+export const POLICY_IMPORT_MAX_ROWS = 5000;
+const KNOWN = ['title', 'content', 'channel'];
+
+type Cells = Record<string, string>;
+
+/** The rows of a CSV or XLSX file (header row, lower-cased names), as in the Douyin product import. */
+export async function readSheet(name: string, data: Buffer): Promise<Cells[]> {
+  const ext = name.toLowerCase().split('.').pop();
+  if (ext === 'csv') {
+    const parsed = Papa.parse<Cells>(data.toString('utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: 'greedy',
+      transformHeader: (h) => h.trim().toLowerCase(),
+    });
+    if (parsed.errors.some((e) => e.type === 'Delimiter' || e.type === 'Quotes')) {
+      throw invalid([{ field: 'file', message: `the CSV cannot be read: ${parsed.errors[0].message}` }]);
+    }
+    return parsed.data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '').trim()])));
+  }
+  if (ext === 'xlsx') {
+    const wb = new ExcelJS.Workbook();
+    try {
+      await wb.xlsx.load(data as unknown as ArrayBuffer);
+    } catch {
+      throw invalid([{ field: 'file', message: 'the XLSX file cannot be read' }]);
+    }
+    const ws = wb.worksheets[0];
+    if (!ws) return [];
+    const header: string[] = [];
+    ws.getRow(1).eachCell((c, i) => (header[i] = String(c.text ?? '').trim().toLowerCase()));
+    const rows: Cells[] = [];
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      const r: Cells = {};
+      header.forEach((h, i) => h && (r[h] = String(row.getCell(i).text ?? '').trim()));
+      if (Object.values(r).some(Boolean)) rows.push(r);
+    });
+    return rows;
+  }
+  throw invalid([{ field: 'file', message: 'upload a .csv or .xlsx file / 请上传 CSV 或 XLSX 文件' }]);
+}
+
+/** operationsTools/policyImport: the log of imports (one row per file). */
+export const policyImportLog: ResourceDef = {
+  name: 'policy-import',
+  auditName: 'policy_import',
+  table: 'policy_import_log',
+  keywordIds: ['id', 'shop_id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    file_name: { ...F.str(255), readOnly: true },
+    total: { schema: { type: 'integer' }, readOnly: true },
+    imported: { schema: { type: 'integer' }, readOnly: true },
+    failed: { schema: { type: 'integer' }, readOnly: true },
+    imported_by: { schema: { type: 'string' }, readOnly: true },
+    created_at: F.createdAt(),
+  },
+  operations: { list: { permission: SK.policyImport } },
+};
+
+const FIELDS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['shop_id'],
+  properties: { shop_id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+};
+
+/**
+ * `policy-import/import`: multipart `file` (CSV / XLSX with title, content and optionally channel)
+ * and `shop_id`. A file failing as a whole writes nothing (40001); otherwise valid rows become
+ * policies of the shop (source type 1, operator), invalid rows are reported, in one transaction.
+ */
+const importRoute: RouteDef = {
+  method: 'POST',
+  path: 'policy-import/import',
+  access: { permission: SK.policyImport },
+  summary: 'Import policies into a shop from a CSV or XLSX file (title, content, channel)',
+  raw: 'multipart',
+  handler: async (ctx) => {
+    const { file, fields } = await readUpload(ctx);
+    const form = check<{ shop_id: number }>(FIELDS, fields);
+    const rows = await readSheet(file.name, file.data);
+    if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows' }]);
+    if (rows.length > POLICY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${POLICY_IMPORT_MAX_ROWS} rows per file` }]);
+    const cols = Object.keys(rows[0]);
+    const missing = ['title', 'content'].filter((c) => !cols.includes(c));
+    if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')}` }]);
+    const unknown = cols.filter((c) => !KNOWN.includes(c));
+    if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')}` }]);
+    await mustExist(ctx.db, 'shop', form.shop_id, 'shop_id');
+    const result = await inRawTx(ctx, async (tx) => {
+      const failed: Array<{ row: number; reason: string }> = [];
+      let imported = 0;
+      for (const [i, r] of rows.entries()) {
+        const channel = r.channel || 'chat';
+        const reason =
+          !r.title ? 'title is empty'
+          : r.title.length > 200 ? 'title is longer than 200 characters'
+          : !r.content ? 'content is empty'
+          : r.content.length > 20000 ? 'content is longer than 20000 characters'
+          : !(CHANNELS as readonly string[]).includes(channel) ? 'channel must be chat or email'
+          : null;
+        if (reason) { failed.push({ row: i + 2, reason }); continue; }
+        await tx.db.query(`INSERT INTO policy (shop_id, title, content, source_type, channel) VALUES ($1, $2, $3, 1, $4)`, [form.shop_id, r.title, r.content, channel]);
+        imported++;
+      }
+      const summary = { shop_id: form.shop_id, file_name: file.name.slice(0, 255), total: rows.length, imported, failed: failed.length };
+      const log = await tx.db.query<{ id: number }>(
+        `INSERT INTO policy_import_log (shop_id, file_name, total, imported, failed, imported_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [form.shop_id, summary.file_name, summary.total, imported, failed.length, ctx.user?.email ?? ''],
+      );
+      await tx.audit({ action: 'import', resource: 'policy', targetId: form.shop_id, after: { ...summary, log_id: log.rows[0].id } });
+      return { ...summary, failed_rows: failed };
+    });
+    return sendOk(ctx.reply, result);
+  },
+};
+
+policyImportLog.actions = [importRoute];

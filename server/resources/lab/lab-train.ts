@@ -1,0 +1,96 @@
+/** Lab (panda_descendant) datasets and experiment (training) tasks. */
+import { conflict, invalid } from '../../http/errors.js';
+import { F } from '../engine/fields.js';
+import { ID } from '../engine/schemas.js';
+import type { ResourceDef } from '../engine/types.js';
+import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
+import { LK } from './keys.js';
+import { TASK_MODES, TASK_STATUSES, canDelete, canEdit, initialStatus, type TaskMode, type TaskStatus } from './task-status.js';
+
+export const LAB_DATA_TYPES = ['dialogue', 'qa', 'classification', 'preference'] as const;
+export const BASE_MODELS = ['qwen2.5-7b', 'llama-3.1-8b', 'glm-4-9b', 'mistral-7b'] as const;
+
+export const labDataset: ResourceDef = {
+  name: 'lab/dataset',
+  auditName: 'lab_dataset',
+  table: 'lab_dataset',
+  keyword: "to_tsvector('simple', t.name)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  maxPageSize: 1000,
+  fields: {
+    id: F.id(),
+    name: F.str(100, { required: true, sort: true }, 1),
+    data_type: F.enumOf(LAB_DATA_TYPES, { required: true }),
+    description: F.str(1000),
+    source_url: F.url(),
+    sample_count: F.int(0, 100000000, { sort: true }),
+    task_count: { schema: { type: 'integer' }, virtual: true, select: '(SELECT count(*)::int FROM lab_train_task k WHERE k.dataset_id = t.id)' },
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: [LK.labDataset.page, LK.trainTask.add, LK.trainTask.edit, LK.trainTask.detail] },
+    detail: { permission: [LK.labDataset.page, LK.labDataset.update] },
+    create: { permission: LK.labDataset.add },
+    update: { permission: LK.labDataset.update },
+  },
+};
+labDataset.actions = [
+  guardedDelete(labDataset, LK.labDataset.update, async (row, ctx) => {
+    const r = await ctx.db.query('SELECT 1 FROM lab_train_task WHERE dataset_id = $1 LIMIT 1', [row.id]);
+    if (r.rows.length) throw conflict('the dataset is used by an experiment task / 数据集已被实验任务使用，不能删除');
+  }),
+];
+
+export const trainTask: ResourceDef = {
+  name: 'lab/train-task',
+  auditName: 'lab_train_task',
+  table: 'lab_train_task',
+  keyword: "to_tsvector('simple', t.name)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    name: F.str(100, { required: true, sort: true }, 1),
+    dataset_id: { schema: ID, required: true, filter: 'eq' },
+    dataset_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT d.name FROM lab_dataset d WHERE d.id = t.dataset_id)' },
+    base_model: F.enumOf(BASE_MODELS, { required: true }),
+    epochs: F.int(1, 100),
+    learning_rate: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, select: 't.learning_rate::float8' },
+    mode: F.enumOf(TASK_MODES),
+    scheduled_at: F.dateTime({ nullable: true }),
+    status: F.enumOf(TASK_STATUSES, { serverSet: true }),
+    progress: { schema: { type: 'integer' }, readOnly: true },
+    remark: F.str(1000),
+    started_at: F.dateTime({ nullable: true, serverSet: true }),
+    finished_at: F.dateTime({ nullable: true, readOnly: true }),
+    created_at: F.createdAt(),
+    updated_at: F.updatedAt(),
+  },
+  operations: {
+    list: { permission: LK.trainTask.page },
+    detail: { permission: [LK.trainTask.page, LK.trainTask.detail, LK.trainTask.edit] },
+    create: { permission: LK.trainTask.add },
+    update: { permission: LK.trainTask.edit },
+  },
+  validate: async (v, ctx, mode, before) => {
+    if (before && !canEdit(before.status as TaskStatus)) {
+      throw conflict(`a ${String(before.status)} task cannot be edited; only pending tasks can / 只有待开始的任务可以编辑`);
+    }
+    await mustExistIn(ctx, 'lab_dataset', v.dataset_id, 'dataset_id');
+    const m = (v.mode ?? before?.mode ?? 'manual') as TaskMode;
+    const at = 'scheduled_at' in v ? v.scheduled_at : before?.scheduled_at;
+    if (m === 'schedule' && !at) throw invalid([{ field: 'scheduled_at', message: 'a scheduled task needs a start time / 定时任务需要开始时间' }]);
+    if (mode === 'create') {
+      v.status = initialStatus(m);
+      if (v.status === 'running') v.started_at = new Date().toISOString();
+    }
+  },
+};
+trainTask.actions = [
+  guardedDelete(trainTask, LK.trainTask.edit, async (row) => {
+    if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
+  }),
+  ...statusRoutes(trainTask, LK.trainTask.edit, timestampSets),
+];

@@ -1,0 +1,63 @@
+/**
+ * Dataset samples: `{ input, expected }` objects, sent either as a list (`samples`) or as JSON
+ * lines (`samples_jsonl`, one object per line, blank lines ignored). Pure functions.
+ */
+export interface Sample {
+  input: string;
+  expected: string;
+}
+
+export const MAX_SAMPLES = 5000;
+export const MAX_INPUT = 4000;
+
+export type ParseResult = { ok: true; samples: Sample[] } | { ok: false; message: string };
+
+/** Checks one sample object; returns the cleaned sample or an error message. */
+function toSample(v: unknown): Sample | string {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object with "input" and "expected"';
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => k !== 'input' && k !== 'expected');
+  if (extra.length) return `unknown property "${extra[0]}"`;
+  if (typeof o.input !== 'string' || !o.input.trim()) return '"input" must be a non-empty string';
+  if (o.expected !== undefined && typeof o.expected !== 'string') return '"expected" must be a string';
+  const expected = (o.expected as string | undefined) ?? '';
+  if (o.input.length > MAX_INPUT || expected.length > MAX_INPUT) return `"input" and "expected" are at most ${MAX_INPUT} characters`;
+  return { input: o.input, expected };
+}
+
+/** Parses JSON lines into samples; the message names the first bad line (1-based). */
+export function parseJsonl(text: string): ParseResult {
+  const samples: Sample[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      return { ok: false, message: `line ${i + 1}: not valid JSON / 第 ${i + 1} 行不是合法的 JSON` };
+    }
+    const s = toSample(v);
+    if (typeof s === 'string') return { ok: false, message: `line ${i + 1}: ${s} / 第 ${i + 1} 行格式错误` };
+    samples.push(s);
+    if (samples.length > MAX_SAMPLES) return { ok: false, message: `at most ${MAX_SAMPLES} samples / 最多 ${MAX_SAMPLES} 条样本` };
+  }
+  if (!samples.length) return { ok: false, message: 'at least one sample / 至少需要一条样本' };
+  return { ok: true, samples };
+}
+
+/** Checks a sample list (already shape-checked by the body schema). */
+export function checkList(list: unknown[]): ParseResult {
+  if (!list.length) return { ok: false, message: 'at least one sample / 至少需要一条样本' };
+  const samples: Sample[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = toSample(list[i]);
+    if (typeof s === 'string') return { ok: false, message: `sample ${i + 1}: ${s}` };
+    samples.push(s);
+  }
+  return { ok: true, samples };
+}
+
+/** Samples as JSON lines (the edit form shows them so). */
+export const toJsonl = (samples: Sample[]): string => samples.map((s) => JSON.stringify(s)).join('\n');

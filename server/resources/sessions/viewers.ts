@@ -1,0 +1,133 @@
+import type { JsonSchema, RouteDef } from '../../http/route.js';
+import { notFound } from '../../http/errors.js';
+import { F } from '../engine/fields.js';
+import { findRow } from '../engine/list.js';
+import { idQuery, rowSchema } from '../engine/schemas.js';
+import type { ResourceDef } from '../engine/types.js';
+import { SK } from './keys.js';
+
+/** Chat channels a session can come from (spec: "channel" filter; values are ours). */
+export const CHAT_CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'] as const;
+export const VOICE_DIRECTIONS = ['inbound', 'outbound'] as const;
+export const VOICE_SPEAKERS = ['customer', 'ai', 'agent'] as const;
+
+const readOnly = (f: ReturnType<typeof F.str>) => ({ ...f, readOnly: true });
+
+/** Chat sessions: list (shop, time range, channel, keyword) and detail with its messages. */
+export const chatSession: ResourceDef = {
+  name: 'session',
+  auditName: 'chat_session',
+  table: 'chat_session',
+  keyword: "to_tsvector('simple', t.customer_name || ' ' || t.customer_email || ' ' || t.last_message)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'started_at', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    customer_name: readOnly(F.str(100)),
+    customer_email: readOnly(F.str(200)),
+    channel: { ...F.enumOf(CHAT_CHANNELS), readOnly: true },
+    country_code: readOnly(F.str(2)),
+    message_count: { schema: { type: 'integer' }, readOnly: true },
+    last_message: readOnly(F.str(500)),
+    started_at: { ...F.dateTime(), readOnly: true, filter: 'range', sort: true },
+    ended_at: { ...F.dateTime(), nullable: true, readOnly: true },
+  },
+  operations: { list: { permission: SK.chat } },
+};
+
+export const mailSession: ResourceDef = {
+  name: 'mail-session',
+  auditName: 'mail_session',
+  table: 'mail_session',
+  keyword: "to_tsvector('simple', t.subject || ' ' || t.customer_email)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'started_at', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    subject: readOnly(F.str(300)),
+    customer_email: readOnly(F.str(200)),
+    mail_count: { schema: { type: 'integer' }, readOnly: true },
+    started_at: { ...F.dateTime(), readOnly: true, filter: 'range', sort: true },
+    last_at: { ...F.dateTime(), readOnly: true },
+  },
+  operations: { list: { permission: SK.mail } },
+};
+
+export const voiceSession: ResourceDef = {
+  name: 'voice-session',
+  auditName: 'voice_session',
+  table: 'voice_session',
+  keyword: "to_tsvector('simple', t.caller || ' ' || t.callee || ' ' || t.summary)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'started_at', order: 'desc' },
+  fields: {
+    id: F.id(),
+    shop_id: { ...F.shopId(), readOnly: true },
+    shop_name: F.shopName(),
+    caller: readOnly(F.str(40)),
+    callee: readOnly(F.str(40)),
+    direction: { ...F.enumOf(VOICE_DIRECTIONS), readOnly: true },
+    duration_sec: { schema: { type: 'integer' }, readOnly: true },
+    result: { ...F.enumOf([1, 2, 3, 4]), readOnly: true },
+    summary: readOnly(F.str(500)),
+    started_at: { ...F.dateTime(), readOnly: true, filter: 'range', sort: true },
+  },
+  operations: { list: { permission: SK.voice } },
+};
+
+const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const nint = { type: ['integer', 'null'] };
+
+/** `<name>/detail?id=`: the session row plus its entries (messages, mails, utterances) in order. */
+function detailWith(def: ResourceDef, key: string, itemSql: string, item: JsonSchema): RouteDef {
+  const base = rowSchema(def);
+  return {
+    method: 'GET',
+    path: `${def.name}/detail`,
+    access: { permission: def.operations.list!.permission },
+    summary: `One ${def.name} with its ${key}`,
+    query: idQuery,
+    reply: { ...base, properties: { ...(base.properties as object), [key]: { type: 'array', items: item } } },
+    handler: async (ctx) => {
+      const id = Number((ctx.query as { id: number }).id);
+      const row = await findRow(def, ctx.db, id);
+      if (!row) throw notFound(def.name);
+      const items = await ctx.db.query(itemSql, [id]);
+      return { ...row, [key]: items.rows };
+    },
+  };
+}
+
+chatSession.actions = [
+  detailWith(
+    chatSession,
+    'messages',
+    `SELECT id, msg_type, sender, content, policy_id, to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
+       FROM chat_message WHERE session_id = $1 ORDER BY sent_at, id LIMIT 2000`,
+    obj({ id: int, msg_type: int, sender: str, content: str, policy_id: nint, sent_at: str }),
+  ),
+];
+mailSession.actions = [
+  detailWith(
+    mailSession,
+    'mails',
+    `SELECT id, direction_type, from_addr, to_addr, subject, body, is_read, is_ai, has_attachment,
+            to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
+       FROM mail_message WHERE session_id = $1 ORDER BY sent_at, id LIMIT 500`,
+    obj({ id: int, direction_type: int, from_addr: str, to_addr: str, subject: str, body: str, is_read: int, is_ai: int, has_attachment: int, sent_at: str }),
+  ),
+];
+voiceSession.actions = [
+  detailWith(
+    voiceSession,
+    'utterances',
+    `SELECT id, speaker, content, offset_ms FROM voice_utterance WHERE session_id = $1 ORDER BY offset_ms, id LIMIT 5000`,
+    obj({ id: int, speaker: str, content: str, offset_ms: int }),
+  ),
+];

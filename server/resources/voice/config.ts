@@ -1,0 +1,127 @@
+import type { RouteContext, RouteDef } from '../../http/route.js';
+import { invalid } from '../../http/errors.js';
+import { ivrProblems } from './ivr-menu.js';
+import { PHONE_PATTERN, VK } from './keys.js';
+
+/**
+ * The two one-row configurations of the voice module: the IVR menu tree and the fallback
+ * (what the assistant does when it cannot answer). Each has `…/detail` and `…/update`; an update
+ * writes an audit row with the row before and after.
+ */
+const empty = { type: 'object', additionalProperties: false, properties: {} };
+
+async function ivrRow(ctx: RouteContext) {
+  const r = await ctx.db.query<{ menu: unknown; updated_at: string }>('SELECT menu, updated_at FROM voice_ivr_config WHERE id = 1');
+  const row = r.rows[0] ?? { menu: { welcome: '', timeout_seconds: 10, children: [] }, updated_at: null };
+  return { id: 1, menu: row.menu, menu_text: JSON.stringify(row.menu, null, 2), updated_at: row.updated_at };
+}
+
+const IVR_REPLY = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, menu: { type: 'object', additionalProperties: true }, menu_text: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' } },
+};
+
+const ivrDetail: RouteDef = {
+  method: 'GET',
+  path: 'call-center/ivr/detail',
+  access: { permission: [VK.ivr, VK.ivrEdit] },
+  tags: ['call-center'],
+  summary: 'The IVR menu tree (`menu`, and `menu_text`: the same as indented JSON for the edit form)',
+  query: empty,
+  reply: IVR_REPLY,
+  handler: async (ctx) => ivrRow(ctx as RouteContext),
+};
+
+const ivrUpdate: RouteDef = {
+  method: 'POST',
+  path: 'call-center/ivr/update',
+  access: { permission: VK.ivrEdit },
+  tags: ['call-center'],
+  summary: 'Replace the IVR menu tree: `menu` (object) or `menu_text` (its JSON text); problems are 40001 with their path in the tree',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { menu: { type: 'object' }, menu_text: { type: 'string', maxLength: 100000 } },
+  },
+  reply: IVR_REPLY,
+  handler: async (ctx) => {
+    const body = ctx.body as { menu?: unknown; menu_text?: string };
+    const field = body.menu_text !== undefined ? 'menu_text' : 'menu';
+    let menu: unknown = body.menu;
+    if (body.menu_text !== undefined) {
+      try {
+        menu = JSON.parse(body.menu_text);
+      } catch (e) {
+        throw invalid([{ field, message: `not valid JSON: ${(e as Error).message} / JSON 格式错误` }]);
+      }
+    }
+    if (menu === undefined) throw invalid([{ field: 'menu', message: 'menu is required / 请填写菜单' }]);
+    const problems = ivrProblems(menu);
+    if (problems.length) throw invalid(problems.map((p) => ({ field, message: p })));
+    const before = await ivrRow(ctx as RouteContext);
+    await ctx.db.query(
+      `INSERT INTO voice_ivr_config (id, menu, updated_at) VALUES (1, $1::jsonb, now())
+       ON CONFLICT (id) DO UPDATE SET menu = EXCLUDED.menu, updated_at = now()`,
+      [JSON.stringify(menu)],
+    );
+    const after = await ivrRow(ctx as RouteContext);
+    await ctx.audit({ action: 'update', resource: 'voice_ivr_config', targetId: 1, before: { menu: before.menu }, after: { menu: after.menu } });
+    return after;
+  },
+};
+
+const FALLBACK_FIELDS = {
+  enabled: { type: 'boolean' },
+  fallback_reply: { type: 'string', maxLength: 2000 },
+  max_fail_times: { type: 'integer', minimum: 1, maximum: 10 },
+  transfer_number: { type: 'string', maxLength: 32, pattern: `(${PHONE_PATTERN})|^$` },
+  hangup_message: { type: 'string', maxLength: 2000 },
+};
+const FALLBACK_COLS = Object.keys(FALLBACK_FIELDS);
+
+async function fallbackRow(ctx: RouteContext): Promise<Record<string, unknown>> {
+  const r = await ctx.db.query(`SELECT id, ${FALLBACK_COLS.join(', ')}, updated_at FROM voice_fallback_config WHERE id = 1`);
+  return r.rows[0] ?? { id: 1, enabled: true, fallback_reply: '', max_fail_times: 2, transfer_number: '', hangup_message: '', updated_at: null };
+}
+
+const FALLBACK_REPLY = { type: 'object', properties: { id: { type: 'integer' }, ...FALLBACK_FIELDS, updated_at: { type: 'string', format: 'date-time' } } };
+
+const fallbackDetail: RouteDef = {
+  method: 'GET',
+  path: 'call-center/fallback/detail',
+  access: { permission: VK.fallback },
+  tags: ['call-center'],
+  summary: 'The voice fallback configuration',
+  query: empty,
+  reply: FALLBACK_REPLY,
+  handler: async (ctx) => fallbackRow(ctx as RouteContext),
+};
+
+const fallbackUpdate: RouteDef = {
+  method: 'POST',
+  path: 'call-center/fallback/update',
+  access: { permission: VK.fallback },
+  tags: ['call-center'],
+  summary: 'Change the voice fallback configuration (any of its fields)',
+  body: { type: 'object', additionalProperties: false, properties: { id: { type: 'integer', enum: [1] }, ...FALLBACK_FIELDS } },
+  reply: FALLBACK_REPLY,
+  handler: async (ctx) => {
+    const body = ctx.body as Record<string, unknown>;
+    if (body.enabled === true && body.fallback_reply !== undefined && !String(body.fallback_reply).trim()) {
+      throw invalid([{ field: 'fallback_reply', message: 'an enabled fallback needs a reply / 启用兜底时需填写兜底话术' }]);
+    }
+    const before = await fallbackRow(ctx as RouteContext);
+    const cols = FALLBACK_COLS.filter((c) => c in body);
+    if (cols.length) {
+      await ctx.db.query(
+        `UPDATE voice_fallback_config SET ${cols.map((c, i) => `${c} = $${i + 1}`).join(', ')}, updated_at = now() WHERE id = 1`,
+        cols.map((c) => body[c]),
+      );
+    }
+    const after = await fallbackRow(ctx as RouteContext);
+    await ctx.audit({ action: 'update', resource: 'voice_fallback_config', targetId: 1, before, after });
+    return after;
+  },
+};
+
+export const configRoutes: RouteDef[] = [ivrDetail, ivrUpdate, fallbackDetail, fallbackUpdate];

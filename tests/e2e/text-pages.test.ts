@@ -1,0 +1,209 @@
+/**
+ * The intelligent_text and intelligent_voice business pages (JSON schemas only) in Chromium
+ * against the real server with the demo data: every route shows rows as the super admin, a
+ * notification is created (with the shop-type rule) and pushed, a document is uploaded and
+ * learned, the copy-policy modal refuses source = target, and a plan order's change log opens.
+ * Run: node --import tsx --test tests/e2e/text-pages.test.ts   (screenshots in /tmp/shots)
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  h = await startHarness();
+  page = await h.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await h.signIn(page, h.admin);
+});
+
+after(async () => {
+  await page?.context().close();
+  await h?.close();
+});
+
+const schema = (id: string) => page.locator(`[data-schema-id="${id}"]`);
+const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-row');
+
+/** Opens a route and waits for the schema and (for lists) at least one row from the demo data. */
+async function open(route: string, id: string, listId: string | null = id): Promise<void> {
+  await page.goto(route);
+  await schema(id).first().waitFor({ timeout: 20_000 });
+  if (listId) await rows(listId).first().waitFor({ timeout: 20_000 });
+  assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${route}: schema error panel`);
+  assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${route}: unknown widget`);
+  assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${route}: error alert`);
+}
+
+const ok = () => page.locator('.ant-modal-confirm-btns .ant-btn-primary, .ant-popconfirm-buttons .ant-btn-primary').last();
+const success = () => page.locator('.ant-message-success').last();
+
+describe('intelligent_text pages show the demo data', () => {
+  const lists: Array<[string, string, string?]> = [
+    ['/intelligent_text/shop/list', 'intelligent_text.shop_list'],
+    ['/intelligent_text/shop/plan', 'intelligent_text.plan_list'],
+    ['/intelligent_text/shop/plan_order', 'intelligent_text.plan_order_list'],
+    ['/intelligent_text/shop/customerList', 'intelligent_text.customer_tabs', 'intelligent_text.customer_list'],
+    ['/intelligent_text/shop/customerList?tab=search&id=1', 'intelligent_text.customer_tabs', 'intelligent_text.customer_search'],
+    ['/intelligent_text/order/shopify', 'intelligent_text.order_list'],
+    ['/intelligent_text/merchantNotice/noticeList', 'intelligent_text.notice_list'],
+    ['/intelligent_text/learn/material', 'intelligent_text.material_list'],
+    ['/intelligent_text/learn/policyManagement', 'intelligent_text.policy_list'],
+    ['/intelligent_text/learn/storePolicy', 'intelligent_text.store_policy_list'],
+    ['/intelligent_text/learn/autoLearnPolicy', 'intelligent_text.auto_policy_list'],
+    ['/intelligent_text/learn/autoLearnProduct', 'intelligent_text.auto_product_list'],
+    ['/intelligent_text/learn/productKnowledge', 'intelligent_text.product_knowledge_tabs', 'intelligent_text.product_desc_list'],
+    ['/intelligent_text/learn/productKnowledge?tab=douyin', 'intelligent_text.product_knowledge_tabs', 'intelligent_text.douyin_product_list'],
+    ['/intelligent_text/learn/docManage', 'intelligent_text.doc_list'],
+    ['/intelligent_text/learn/textAssistant', 'intelligent_text.assistant_list'],
+  ];
+  for (const [route, id, listId] of lists) {
+    it(`${route} lists rows`, async () => {
+      await open(route, id, listId ?? id);
+      const name = route.replace(/^\/intelligent_text\//, 'text-').replace(/[/?=&]/g, '_');
+      await h.shot(page, name);
+    });
+  }
+
+  it('shop list filters by env through the URL query', async () => {
+    await open('/intelligent_text/shop/list?env=prod&is_test=false', 'intelligent_text.shop_list');
+    const envs = await rows('intelligent_text.shop_list').locator('td:nth-child(6)').allInnerTexts();
+    assert.ok(envs.length > 0 && envs.every((e) => e.trim() === '生产' || e.includes('正式') || e.includes('prod')), `envs: ${envs.join(',')}`);
+  });
+
+  it('material detail page opens from the list and shows the question', async () => {
+    await open('/intelligent_text/learn/material', 'intelligent_text.material_list');
+    await rows('intelligent_text.material_list').first().locator('[data-action="detail"]').click();
+    await page.waitForURL(/\/learn\/material\/detail\/\d+$/);
+    await schema('intelligent_text.material_detail').waitFor();
+    await page.locator('.ant-descriptions-item-label', { hasText: '问题' }).waitFor();
+    await h.shot(page, 'text-material-detail');
+  });
+
+  it('text assistant detail, edit and add pages open', async () => {
+    await open('/intelligent_text/learn/textAssistant', 'intelligent_text.assistant_list');
+    await rows('intelligent_text.assistant_list').first().locator('[data-action="detail"]').click();
+    await page.waitForURL(/\/textAssistant\/detail\/\d+$/);
+    await schema('intelligent_text.assistant_detail').waitFor();
+    await page.locator('.bo-json').first().waitFor();
+    await h.shot(page, 'text-assistant-detail');
+    const id = page.url().split('/').pop();
+    await open(`/intelligent_text/learn/textAssistant/edit/${id}`, 'intelligent_text.assistant_form', null);
+    await page.waitForFunction(() => (document.querySelector('#name, input[id$="name"]') as HTMLInputElement | null)?.value !== '');
+    await open('/intelligent_text/learn/textAssistant/add', 'intelligent_text.assistant_form', null);
+    await h.shot(page, 'text-assistant-add');
+  });
+
+  it('order source-data modal shows the raw JSON', async () => {
+    await open('/intelligent_text/order/shopify', 'intelligent_text.order_list');
+    await rows('intelligent_text.order_list').first().locator('[data-action="raw"]').click();
+    const modal = page.locator('.ant-modal').last();
+    // the source JSON of the order (loaded by order/detail)
+    await modal.locator('.bo-json', { hasText: '"' }).waitFor();
+    await h.shot(page, 'text-order-raw');
+    await page.keyboard.press('Escape');
+  });
+
+  it('plan order change log opens', async () => {
+    await open('/intelligent_text/shop/plan_order', 'intelligent_text.plan_order_list');
+    await rows('intelligent_text.plan_order_list').first().locator('[data-action="log"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('套餐订单变更记录').waitFor();
+    await modal.locator('.bo-json').first().waitFor();
+    await h.shot(page, 'text-plan-order-log');
+    await page.keyboard.press('Escape');
+  });
+
+  it('copy policy refuses the same source and target shop and warns it cannot be undone', async () => {
+    await open('/intelligent_text/shop/list', 'intelligent_text.shop_list');
+    await rows('intelligent_text.shop_list').first().locator('[data-action="copyPolicy"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('不可撤销').waitFor();
+    // the row's shop is the source; pick the same shop as target
+    const sourceLabel = await modal.locator('.ant-select-selection-item').first().innerText();
+    await modal.locator('.ant-select').nth(1).click();
+    await page.keyboard.type(sourceLabel.slice(0, 20));
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await modal.getByTestId('form-submit').click();
+    await modal.getByText('源店铺和目标店铺不能相同').waitFor();
+    await h.shot(page, 'text-copy-policy');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('intelligent_voice pages show the demo data', () => {
+  const lists: Array<[string, string, string?]> = [
+    ['/intelligent_voice/customer/list', 'intelligent_voice.shop_list'],
+    ['/intelligent_voice/customer/plan', 'intelligent_voice.plan_list'],
+    ['/intelligent_voice/customer/plan_order', 'intelligent_voice.plan_order_list'],
+    ['/intelligent_voice/customer/customerList', 'intelligent_voice.customer_tabs', 'intelligent_voice.customer_list'],
+  ];
+  for (const [route, id, listId] of lists) {
+    it(`${route} lists rows`, async () => {
+      await open(route, id, listId ?? id);
+      await h.shot(page, route.replace(/^\/intelligent_voice\//, 'voice-').replace(/\//g, '_'));
+    });
+  }
+});
+
+describe('end to end', () => {
+  it('creates a notification (shop type required) and pushes it', async () => {
+    await open('/intelligent_text/merchantNotice/noticeList', 'intelligent_text.notice_list');
+    await schema('intelligent_text.notice_list').locator('[data-action="add"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('新建通知').first().waitFor();
+    const title = `E2E notice ${Date.now()}`;
+    await modal.locator('input').first().fill(title);
+    await modal.locator('textarea').first().fill('Hello merchants, this is an end-to-end test.');
+    await modal.getByTestId('form-submit').click();
+    await modal.getByText('请勾选店铺类型').first().waitFor();
+    await h.shot(page, 'text-notice-rule');
+    await modal.getByText('Shopify', { exact: true }).click();
+    await modal.getByTestId('form-submit').click();
+    await success().waitFor();
+    const row = rows('intelligent_text.notice_list').filter({ hasText: title });
+    await row.waitFor();
+    await row.locator('[data-action="push"]').click();
+    await ok().click();
+    await page.locator('.ant-message-success', { hasText: '已推送给' }).waitFor();
+    await row.locator('[data-action="repush"]').waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    const qty = Number(cells[5]);
+    assert.ok(qty > 0, `push quantity: ${cells.join(' | ')}`);
+    await h.shot(page, 'text-notice-pushed');
+  });
+
+  it('uploads a document and sees it learned, then views its content', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bo-doc-'));
+    const file = path.join(dir, `e2e-faq-${Date.now()}.md`);
+    writeFileSync(file, '# Returns\n\nOrders can be returned within 30 days of delivery.\n');
+    await open('/intelligent_text/learn/docManage', 'intelligent_text.doc_list');
+    const chooser = page.waitForEvent('filechooser');
+    await schema('intelligent_text.doc_list').locator('[data-action="upload"]').click();
+    await (await chooser).setFiles(file);
+    await success().waitFor();
+    const row = rows('intelligent_text.doc_list').filter({ hasText: path.basename(file) });
+    await row.waitFor();
+    for (let i = 0; i < 20 && !(await row.innerText()).includes('已学习'); i++) {
+      await page.waitForTimeout(500);
+      await schema('intelligent_text.doc_list').locator('[data-action="refresh"]').click();
+    }
+    assert.match(await row.innerText(), /已学习/);
+    await row.locator('[data-action="content"]').click();
+    const drawer = page.locator('.ant-drawer').last();
+    await drawer.getByText('Orders can be returned within 30 days').waitFor();
+    await h.shot(page, 'text-doc-content');
+    await page.keyboard.press('Escape');
+  });
+
+  it('no uncaught page errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
