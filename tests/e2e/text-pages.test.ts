@@ -37,6 +37,7 @@ async function open(route: string, id: string, listId: string | null = id): Prom
   await page.goto(route);
   await schema(id).first().waitFor({ timeout: 20_000 });
   if (listId) await rows(listId).first().waitFor({ timeout: 20_000 });
+  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
   assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${route}: schema error panel`);
   assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${route}: unknown widget`);
   assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${route}: error alert`);
@@ -151,6 +152,64 @@ describe('intelligent_voice pages show the demo data', () => {
       await h.shot(page, route.replace(/^\/intelligent_voice\//, 'voice-').replace(/\//g, '_'));
     });
   }
+});
+
+describe('forms save through the real calls', () => {
+  it('edits a shop and saves it unchanged', async () => {
+    await open('/intelligent_text/shop/list', 'intelligent_text.shop_list');
+    await rows('intelligent_text.shop_list').first().locator('[data-action="edit"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('编辑店铺').waitFor();
+    await page.waitForFunction(() => {
+      const input = document.querySelector('.ant-modal input.ant-input') as HTMLInputElement | null;
+      return Boolean(input?.value);
+    });
+    await h.shot(page, 'text-shop-edit');
+    await modal.getByTestId('form-submit').click();
+    await page.locator('.ant-message-success', { hasText: '已保存' }).waitFor();
+  });
+
+  it('creates a plan order in the drawer and sees it in its change log', async () => {
+    await open('/intelligent_text/shop/plan_order', 'intelligent_text.plan_order_list');
+    await schema('intelligent_text.plan_order_list').locator('[data-action="add"]').click();
+    const drawer = page.locator('.ant-drawer').last();
+    await drawer.getByText('新增套餐订单').waitFor();
+    const pick = async (index: number) => {
+      await drawer.locator('.ant-select').nth(index).click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    };
+    await drawer.getByTestId('form-submit').click();
+    await drawer.getByText('请选择客户').waitFor();
+    await pick(0); // customer
+    await pick(2); // plan
+    await drawer.locator('.ant-input-number input').first().fill('199');
+    const dates = drawer.locator('.ant-picker input');
+    await dates.nth(0).click();
+    await dates.nth(0).fill('2026-01-01 00:00:00');
+    await page.keyboard.press('Enter');
+    await dates.nth(1).click();
+    await dates.nth(1).fill('2026-12-31 23:59:59');
+    await page.keyboard.press('Enter');
+    await h.shot(page, 'text-plan-order-add');
+    await drawer.getByTestId('form-submit').click();
+    await page.locator('.ant-message-success', { hasText: '已保存' }).waitFor();
+    const row = rows('intelligent_text.plan_order_list').first();
+    await row.filter({ hasText: '199' }).waitFor();
+    await row.locator('[data-action="log"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('创建', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows a customer with their shops and mailboxes', async () => {
+    await open('/intelligent_text/shop/customerList', 'intelligent_text.customer_tabs', 'intelligent_text.customer_list');
+    await rows('intelligent_text.customer_list').first().locator('[data-action="shops"]').click();
+    const drawer = page.locator('.ant-drawer').last();
+    await drawer.getByText('客户店铺与邮箱').waitFor();
+    await drawer.getByText('@').first().waitFor();
+    await h.shot(page, 'text-customer-info');
+    await page.keyboard.press('Escape');
+  });
 });
 
 describe('end to end', () => {

@@ -1,4 +1,6 @@
 import type { RouteDef } from '../../http/route.js';
+import { toPrefixQuery } from '../engine/list.js';
+import { SK } from './keys.js';
 import type { ResourceDef } from '../engine/types.js';
 import { CONFIG_RESOURCES } from '../config/config-center.js';
 import { imageExtraction, storedFile } from '../config/ops-tools.js';
@@ -15,4 +17,27 @@ export const SESSION_RESOURCES: ResourceDef[] = [
   ...CONFIG_RESOURCES, imageExtraction, storedFile, policyImportLog, prompt,
 ];
 
-export const sessionRoutes: RouteDef[] = [playgroundRoute];
+/** Shops for the pickers of these pages (the shared `shop-list` picker does not know their keys). */
+const shopOptionsRoute: RouteDef = {
+  method: 'GET',
+  path: 'session-area/shop-options',
+  access: { permission: Object.values(SK) },
+  summary: 'Shops (id, name, label `id-name`) for the pickers of the session / config / tools / prompt pages',
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { keyword: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 2000, default: 500 } },
+  },
+  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
+  handler: async ({ db, query }) => {
+    const q = query as { keyword?: string; limit?: number };
+    const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
+    const r = await db.query<{ id: number; name: string }>(
+      `SELECT id, name FROM shop${tsq ? ` WHERE to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $1)` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 500)}`,
+      tsq ? [tsq] : [],
+    );
+    return r.rows.map((s) => ({ ...s, label: `${s.id}-${s.name}` }));
+  },
+};
+
+export const sessionRoutes: RouteDef[] = [playgroundRoute, shopOptionsRoute];

@@ -25,6 +25,7 @@ function setup(initial: Record<string, string> = {}) {
   const get = vi.fn(async (_path: string, params?: Record<string, unknown>) => ({
     list: [{ id: 1, name: `row p${String(params?.page)}` }],
     total: 42,
+    total_estimated: params?.page === 7,
     page: params?.page,
     page_size: params?.page_size,
   }));
@@ -42,7 +43,14 @@ describe('useListController', () => {
     await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
     expect(get).toHaveBeenCalledWith('thing/list', { page: 1, page_size: 10, scope: 5 }, undefined);
     expect(hook.result.current.ctl.total).toBe(42);
+    expect(hook.result.current.ctl.totalEstimated).toBe(false);
     expect(hook.result.current.ctl.rows[0].name).toBe('row p1');
+  });
+
+  it('tells when the server estimated the total', async () => {
+    const { hook } = setup({ page: '7' });
+    await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
+    expect(hook.result.current.ctl.totalEstimated).toBe(true);
   });
 
   it('reads state from the query (shareable links) and writes filters, paging and sort back', async () => {

@@ -26,6 +26,8 @@ export interface ListControllerOptions {
 export interface ListController {
   rows: Row[];
   total: number;
+  /** the server estimated `total` (large tables, see docs/api.md) */
+  totalEstimated: boolean;
   page: number;
   pageSize: number;
   paged: boolean;
@@ -72,6 +74,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
 
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
+  const [totalEstimated, setTotalEstimated] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [tick, setTick] = useState(0);
@@ -106,10 +109,12 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
         if (Array.isArray(data)) {
           setRows(data as Row[]);
           setTotal(data.length);
+          setTotalEstimated(false);
         } else {
-          const pageData = (data ?? {}) as { list?: Row[]; total?: number };
+          const pageData = (data ?? {}) as { list?: Row[]; total?: number; total_estimated?: boolean };
           setRows(pageData.list ?? []);
           setTotal(pageData.total ?? pageData.list?.length ?? 0);
+          setTotalEstimated(pageData.total_estimated === true);
         }
         setError(null);
       })
@@ -151,6 +156,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   return {
     rows,
     total,
+    totalEstimated,
     page,
     pageSize,
     paged,

@@ -102,7 +102,7 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
                 total: ctl.total,
                 showSizeChanger: true,
                 pageSizeOptions: schema.pagination ? schema.pagination.pageSizeOptions : undefined,
-                showTotal: (total) => env.t('runtime.list.total', { total }),
+                showTotal: (total) => env.t(ctl.totalEstimated ? 'runtime.list.totalEstimated' : 'runtime.list.total', { total }),
               }
             : false
         }

@@ -91,7 +91,7 @@ function crud(base: string, key: string, table: string, resource: string, okCrea
 const CC = `${T}.admin.config_center`;
 
 export const CASES: Case[] = [
-  list('session/list', `${T}.text.session.chat`, (fx) => ({ shop_id: fx.shopId > 0 ? undefined : undefined, channel: undefined, started_at_from: '2026-01-01', keyword: 'order' })),
+  list('session/list', `${T}.text.session.chat`, () => ({ started_at_from: '2026-01-01', keyword: 'order' })),
   detail('session/detail', `${T}.text.session.chat`, (fx) => fx.chatId, 'messages'),
   list('mail-session/list', `${T}.text.session.mail`),
   detail('mail-session/detail', `${T}.text.session.mail`, (fx) => fx.mailId, 'mails'),
@@ -170,7 +170,7 @@ export const CASES: Case[] = [
   list('prompt/list', `${T}.text.learn.prompt_management`),
   list('prompt/list', `${T}.text.script_manage.playground`),
   ...crud('prompt', `${T}.text.learn.prompt_management`, 'prompt', 'prompt',
-    () => ({ name: 'Short', content: 'Be brief. {{question}}' }), () => ({ name: 'x' }), 'content', (fx) => fx.promptId, { remark: 'r' }),
+    () => ({ name: 'Short', content: 'Be brief. {{question}}' }), () => ({ name: '' }), 'name', (fx) => fx.promptId, { remark: 'r' }),
   {
     method: 'POST', path: 'playground/run', key: `${T}.text.script_manage.playground`,
     ok: (fx) => ({ prompt_id: fx.promptId, model_server_id: fx.serverId, shop_id: fx.shopId, message: 'How long does shipping take?' }),
