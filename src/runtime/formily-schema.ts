@@ -24,7 +24,7 @@ export interface PrepareOptions {
   pointer: string;
 }
 
-const TRANSLATED_PROPS = ['placeholder', 'title', 'okText', 'cancelText', 'tooltip', 'checkedChildren', 'unCheckedChildren'];
+const TRANSLATED_PROPS = ['placeholder', 'title', 'okText', 'cancelText', 'tooltip', 'checkedChildren', 'unCheckedChildren', 'addonAfter', 'addonBefore'];
 
 const escPointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -37,6 +37,7 @@ export const DISPLAY_WIDGETS = [
   'EllipsisText',
   'JsonView',
   'AuditDiff',
+  'Transcript',
 ] as const;
 
 /** Drawn in place of an unknown name (never named by schemas). */

@@ -36,6 +36,7 @@ import { JsonView } from './display/JsonView.js';
 import { Link } from './display/Link.js';
 import { Money } from './display/Money.js';
 import { Text } from './display/Text.js';
+import { Transcript } from './display/Transcript.js';
 import { PermissionTree } from './inputs/PermissionTree.js';
 import { RemoteSelect } from './inputs/RemoteSelect.js';
 import { UNKNOWN_WIDGET } from './names.js';
@@ -83,6 +84,7 @@ export function defaultEntries(): WidgetEntry[] {
     e('EllipsisText', 'display', EllipsisText),
     e('JsonView', 'display', JsonView),
     e('AuditDiff', 'display', AuditDiff),
+    e('Transcript', 'display', Transcript),
     e(UNKNOWN_WIDGET, 'display', UnknownWidget),
   ];
 }

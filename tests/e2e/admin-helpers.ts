@@ -23,8 +23,17 @@ export async function openAdminPage(page: Page, path: string): Promise<void> {
 export async function waitList(page: Page, schemaId: string): Promise<Locator> {
   const table = page.getByTestId(`list-${schemaId}`);
   await table.waitFor({ timeout: 20_000 });
-  await table.locator('.ant-spin-spinning').waitFor({ state: 'detached', timeout: 20_000 });
+  await page.waitForLoadState('networkidle');
+  await table.locator('.ant-spin-spinning, .ant-spin-blur').first().waitFor({ state: 'detached', timeout: 20_000 });
+  await settle(page);
   return table;
+}
+
+/** Waits for finite CSS animations and transitions (e.g. the table's fade-in after loading) to end. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
 }
 
 /** The table row (any list on the page) containing the text. */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from './harness.js';
-import { api, confirmDialog, formItem, listRow, openAdminPage, treeNode, waitList } from './admin-helpers.js';
+import { api, confirmDialog, formItem, listRow, openAdminPage, settle, treeNode, waitList } from './admin-helpers.js';
 
 let h: Harness;
 
@@ -49,6 +49,8 @@ describe('admin_center schema pages (super admin)', () => {
   let roleId = 0;
   const roleName = `e2e-role-${stamp}`;
   const roleRenamed = `e2e-role-${stamp}-renamed`;
+  /** permission ids the role edit removed and added */
+  const changed = { removed: 0, added: 0 };
 
   before(async () => {
     page = await h.newPage();
@@ -108,6 +110,7 @@ describe('admin_center schema pages (super admin)', () => {
     assert.equal(role.name, roleRenamed);
     assert.ok(!role.permission_ids.includes(a.node.id), 'a removed');
     assert.ok(role.permission_ids.includes(b.node.id) && role.permission_ids.includes(c.node.id), 'b kept, c added');
+    Object.assign(changed, { removed: a.node.id, added: c.node.id });
 
     // detail page shows the name and the checked permissions
     await listRow(page, roleRenamed).locator('[data-action="detail"]').click();
@@ -150,6 +153,7 @@ describe('admin_center schema pages (super admin)', () => {
     await modal.getByTestId('form-submit').click();
     await formItem(modal, '邮箱').getByText('请输入有效的邮箱地址').waitFor();
     await formItem(modal, '密码').getByText('密码至少 8 位').waitFor();
+    await settle(page);
     await h.shot(page, 'account-add-errors');
 
     await formItem(modal, '邮箱').locator('input').fill(email);
@@ -194,6 +198,7 @@ describe('admin_center schema pages (super admin)', () => {
     const password = (await shown.getByTestId('form-result-copy').innerText()).trim();
     assert.match(password, /^\S{10,}$/, `generated password: ${password}`);
     assert.equal(await shown.locator('.ant-typography-copy').count(), 1, 'a copy button');
+    await settle(page);
     await h.shot(page, 'account-reset-password');
     await shown.locator('.ant-modal-footer .ant-btn-primary').click();
     await shown.waitFor({ state: 'hidden' });
@@ -244,6 +249,10 @@ describe('admin_center schema pages (super admin)', () => {
     const diff = row.locator('.ant-table-row').filter({ hasText: 'name' }).first();
     assert.equal((await diff.locator('del').innerText()).trim(), roleName);
     assert.equal((await diff.locator('ins').innerText()).trim(), roleRenamed);
+    // the permission ids as a set: removed before, added after
+    const ids = row.locator('.ant-table-row').filter({ hasText: 'permission_ids' }).first();
+    assert.ok((await ids.locator('del').innerText()).split(', ').includes(String(changed.removed)), 'removed id shown');
+    assert.ok((await ids.locator('ins').innerText()).split(', ').includes(String(changed.added)), 'added id shown');
     await h.shot(page, 'audit-logs');
     const q = new URL(page.url());
     assert.equal(q.searchParams.get('action'), 'update', 'filters synced to the URL');
@@ -286,6 +295,7 @@ describe('admin_center schema pages (super admin)', () => {
     const drawer = p.locator('.ant-drawer-content').filter({ hasText: 'schemaVersion' });
     await drawer.waitFor();
     assert.match(await drawer.innerText(), /admin_center\.role\.list/);
+    await settle(p);
     await h.shot(p, 'dev-inspector');
     await p.context().close();
   });

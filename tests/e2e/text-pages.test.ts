@@ -35,8 +35,8 @@ const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-r
 /** Opens a route and waits for the schema and (for lists) at least one row from the demo data. */
 async function open(route: string, id: string, listId: string | null = id): Promise<void> {
   await page.goto(route);
-  await schema(id).first().waitFor({ timeout: 20_000 });
-  if (listId) await rows(listId).first().waitFor({ timeout: 20_000 });
+  await schema(id).first().waitFor({ timeout: 30_000 });
+  if (listId) await rows(listId).first().waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
   assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${route}: schema error panel`);
   assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${route}: unknown widget`);
@@ -234,7 +234,7 @@ describe('end to end', () => {
     await page.locator('.ant-message-success', { hasText: '已推送给' }).waitFor();
     await row.locator('[data-action="repush"]').waitFor();
     const cells = await row.locator('td').allInnerTexts();
-    const qty = Number(cells[5]);
+    const qty = Number(cells[4]);
     assert.ok(qty > 0, `push quantity: ${cells.join(' | ')}`);
     await h.shot(page, 'text-notice-pushed');
   });

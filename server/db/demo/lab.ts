@@ -115,7 +115,7 @@ async function seedLabContent(q: Queryable, rng: Rng) {
   const authors = ['Lina', 'Marco', 'Sato', '王芳', '李雷', 'Ava', 'Noah'];
   const texts = ['The answer was accurate and quick.', 'Too long, could be shorter.', 'Wrong tracking link.', '回答很礼貌。', 'Missed the refund window detail.', 'Great tone!'];
   await insertRows(q, 'lab_comment', ['conversation_id', 'author', 'content', 'rating', 'status', 'created_at'],
-    Array.from({ length: 60 }, () => [rng.pick(convIds), rng.pick(authors), rng.pick(texts), rng.int(1, 5), rng.weighted([[0, 3], [1, 5], [2, 1]] as const), daysAgo(rng, 30)]));
+    Array.from({ length: 60 }, () => [rng.pick(convIds), rng.pick(authors), rng.pick(texts), rng.int(1, 5), rng.chance(0.8) ? 1 : 0, daysAgo(rng, 30)]));
 }
 
 async function seedLabAccounts(q: Queryable, rng: Rng) {

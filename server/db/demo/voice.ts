@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db.js';
 import { insertMany } from './insert.js';
+import { localParts, zonedTime } from '../../resources/voice/task-status.js';
 import { DEMO_NOW, Rng } from './random.js';
 
 /**
@@ -178,11 +179,16 @@ async function seedLogs(q: Queryable, rng: Rng, tasks: Array<{ id: number; seed:
   for (const t of tasks) {
     const zh = /[\u4e00-\u9fa5]/.test(SCENES[t.seed.scene].prologue) && t.seed.scene !== 5;
     const names = t.seed.scene === 5 ? JA_NAMES : zh ? ZH_NAMES : EN_NAMES;
+    const tz = SCENES[t.seed.scene].tz;
     for (let i = 0; i < t.seed.calls; i++) {
       const result = rng.weighted([[1, 68], [2, 18], [3, 4], [4, 10]] as const);
       const lines = transcript(rng, t.seed, result, zh);
       const duration = result === 4 ? rng.int(20, 35) : Math.max(8, Math.round(lines[lines.length - 1].offset_ms / 1000) + rng.int(2, 12));
-      const at = DEMO_NOW - t.seed.startDays * DAY + Math.floor(rng.next() * Math.max(1, t.seed.startDays) * DAY * 0.9);
+      // a day of the task's run, at a local time between 09:00 and its latest call time
+      const day = new Date(DEMO_NOW - t.seed.startDays * DAY + rng.int(0, Math.max(0, t.seed.startDays - 1)) * DAY);
+      const local = localParts(day, tz);
+      const lastHour = Number(t.seed.latest.slice(0, 2)) - 1;
+      const at = zonedTime(local.year, local.month, local.day, rng.int(9, lastHour), rng.int(0, 59), tz).getTime() + rng.int(0, 59) * 1000;
       const callee = zh ? `+86 1${rng.int(30, 99)} ${rng.int(1000, 9999)} ${rng.int(1000, 9999)}` : `+1 ${rng.int(201, 989)} 555 ${String(rng.int(100, 9999)).padStart(4, '0')}`;
       rows.push([
         t.id, rng.pick(t.numbers), callee, rng.pick(names), duration, result,

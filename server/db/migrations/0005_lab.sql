@@ -136,7 +136,7 @@ CREATE TABLE lab_comment (
   author          varchar(100) NOT NULL,
   content         varchar(2000) NOT NULL,
   rating          smallint NOT NULL DEFAULT 3 CHECK (rating BETWEEN 1 AND 5),
-  status          smallint NOT NULL DEFAULT 0,
+  status          smallint NOT NULL DEFAULT 1,
   created_at      timestamptz NOT NULL DEFAULT now(),
   updated_at      timestamptz NOT NULL DEFAULT now()
 );

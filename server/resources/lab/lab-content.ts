@@ -48,7 +48,8 @@ export const conversation: ResourceDef = {
   },
 };
 
-export const COMMENT_STATUS = [0, 1, 2] as const;
+/** 1 visible, 0 hidden (moderated). */
+export const COMMENT_STATUS = [0, 1] as const;
 
 export const comment: ResourceDef = {
   name: 'lab/comment',

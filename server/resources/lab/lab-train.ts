@@ -1,7 +1,7 @@
 /** Lab (panda_descendant) datasets and experiment (training) tasks. */
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
-import { ID } from '../engine/schemas.js';
+import { DATE_PARAM, ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { LK } from './keys.js';
@@ -59,7 +59,7 @@ export const trainTask: ResourceDef = {
     epochs: F.int(1, 100),
     learning_rate: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, select: 't.learning_rate::float8' },
     mode: F.enumOf(TASK_MODES),
-    scheduled_at: F.dateTime({ nullable: true }),
+    scheduled_at: { schema: DATE_PARAM, nullable: true },
     status: F.enumOf(TASK_STATUSES, { serverSet: true }),
     progress: { schema: { type: 'integer' }, readOnly: true },
     remark: F.str(1000),

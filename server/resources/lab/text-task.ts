@@ -8,7 +8,7 @@ import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
 import { mustFind, updateRow } from '../engine/routes.js';
-import { ID, listQuerySchema, pageSchema, rowSchema } from '../engine/schemas.js';
+import { DATE_PARAM, ID, listQuerySchema, pageSchema, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { guardedDelete, mustExistIn, statusRoutes, timestampSets, transition } from './common.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
@@ -44,7 +44,7 @@ function taskResource(a: Area): ResourceDef {
       prompt: F.text(20000, { detailOnly: true }),
       model: F.enumOf(TASK_MODELS),
       mode: F.enumOf(TASK_MODES),
-      scheduled_at: F.dateTime({ nullable: true }),
+      scheduled_at: { schema: DATE_PARAM, nullable: true },
       status: F.enumOf(TASK_STATUSES, { serverSet: true }),
       total: { schema: { type: 'integer' }, serverSet: true },
       done: { schema: { type: 'integer' }, readOnly: true },

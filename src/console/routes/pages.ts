@@ -10,7 +10,12 @@ import { buildRouteConfig, type PageComponent, type PageResolver } from './confi
 const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
 
 /** Hand-written screens by flattened key, e.g. 'intelligent_text.text.session.chat'. */
-export const BESPOKE_PAGES: Record<string, PageComponent> = {};
+export const BESPOKE_PAGES: Record<string, PageComponent> = {
+  'intelligent_text.text.session.chat': lazy(() => import('../../screens/sessions/ChatSessions.js')),
+  'intelligent_text.text.session.mail': lazy(() => import('../../screens/sessions/MailSessions.js')),
+  'intelligent_text.text.session.voice': lazy(() => import('../../screens/sessions/VoiceSessions.js')),
+  'intelligent_text.text.script_manage.playground': lazy(() => import('../../screens/playground/Playground.js')),
+};
 
 export const resolvePage: PageResolver = (module, node) => {
   if (node.route === 'home') return ModuleHome;

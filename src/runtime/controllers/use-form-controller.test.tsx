@@ -63,4 +63,30 @@ describe('useFormController', () => {
     const field = result.current.form.query('name').take();
     expect(field && 'selfErrors' in field ? field.selfErrors : []).toEqual(['name taken']);
   });
+
+  it('returns a resultDialog reply (translated, with the value to copy) instead of a toast', async () => {
+    const e = env(async () => ({ password: 'Gen3rated-pw', generated: true }));
+    const withDialog = {
+      ...schema,
+      modes: {
+        edit: {
+          submit: {
+            api: 'POST thing/reset',
+            includeValues: false,
+            body: { id: '{{ number(params.id) }}' },
+            resultDialog: { title: 'admin.demo.done', message: 'admin.demo.doneText', copy: 'password' },
+          },
+        },
+      },
+    } as unknown as FormSchema;
+    const { result } = renderHook(() => useFormController(withDialog, { env: e, mode: 'edit', params: { id: '4' } }));
+    await waitFor(() => expect(result.current.loading).toBe(false));
+    let outcome: unknown;
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(e.http.post).toHaveBeenCalledWith('thing/reset', { id: 4 }, { silent: true });
+    expect(e.notify.success).not.toHaveBeenCalled();
+    expect(outcome).toEqual({ then: 'close', result: { title: 'admin.demo.done', message: 'admin.demo.doneText', copy: 'Gen3rated-pw' } });
+  });
 });

@@ -38,7 +38,8 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
     }
   };
   return (
-    <Space size={variant === 'link' ? 4 : 8} wrap>
+    // row links stay on one line (a wrapped 'Delete' under 'Edit' reads as a second row)
+    <Space size={variant === 'link' ? 4 : 8} wrap={variant !== 'link'}>
       {visible.map((a) => {
         const state = busy[a.key];
         const label = host.env.t(a.label) + (typeof state === 'number' ? ` ${Math.round(state)}%` : '');

@@ -45,7 +45,7 @@ function datasetCases(name: string, table: string, keys: { page: string; add: st
     post(`${name}/create`, keys.add, table, table, 'create', () => ({ name: 'Lines', sample_format: 'jsonl', samples_jsonl: '{"input":"a","expected":"b"}\n{"input":"c"}' }),
       () => ({ name: 'Lines', sample_format: 'jsonl', samples_jsonl: '{"input":"a"}\nnot json' }), 'samples_jsonl'),
     post(`${name}/update`, keys.edit, table, table, 'update', (_fx, e) => ({ id: e.id, name: 'Renamed', samples: [samples[0]] }),
-      (_fx, e) => ({ id: e.id, samples: [{ input: '' }] }), 'samples', made(`${name}/create`, () => body)),
+      (_fx, e) => ({ id: e.id, samples: [{ input: '' }] }), 'samples.0.input', made(`${name}/create`, () => body)),
     post(`${name}/delete`, keys.edit, table, table, 'delete', (_fx, e) => ({ id: e.id }), () => ({ id: 0 }), 'id', made(`${name}/create`, () => body)),
   ];
 }
@@ -115,11 +115,11 @@ export const CASES: LabCase[] = [
   post('lab/content/update', `${P}.lab.text.content.update`, 'lab_conversation', 'lab_conversation', 'update', (fx) => ({ id: fx.conversationId, status: 0 }), (fx) => ({ id: fx.conversationId, scene: 'x' }), 'scene'),
   post('lab/content/delete', `${P}.lab.text.content.update`, 'lab_conversation', 'lab_conversation', 'delete', (_fx, e) => ({ id: e.id }), () => ({ id: 'x' }), 'id',
     made('lab/content/create', () => ({ title: 'Tmp', scene: 'chitchat', messages: [{ role: 'user', content: 'x' }] }))),
-  list('lab/comment/list', `${P}.lab.text.comment`, () => ({ status: 0 })),
+  list('lab/comment/list', `${P}.lab.text.comment`, () => ({ status: 1 })),
   detail('lab/comment/detail', `${P}.lab.text.comment`, idOf, made('lab/comment/create', (fx) => ({ conversation_id: fx.conversationId, author: 'A', content: 'c' }))),
   post('lab/comment/create', `${P}.lab.text.comment`, 'lab_comment', 'lab_comment', 'create', (fx) => ({ conversation_id: fx.conversationId, author: 'Tester', content: 'Nice', rating: 5 }),
     (fx) => ({ conversation_id: fx.conversationId, author: 'Tester', content: 'Nice', rating: 6 }), 'rating'),
-  post('lab/comment/update', `${P}.lab.text.comment`, 'lab_comment', 'lab_comment', 'update', (_fx, e) => ({ id: e.id, status: 1 }), (_fx, e) => ({ id: e.id, status: 7 }), 'status',
+  post('lab/comment/update', `${P}.lab.text.comment`, 'lab_comment', 'lab_comment', 'update', (_fx, e) => ({ id: e.id, status: 0 }), (_fx, e) => ({ id: e.id, status: 7 }), 'status',
     made('lab/comment/create', (fx) => ({ conversation_id: fx.conversationId, author: 'A', content: 'c' }))),
   post('lab/comment/delete', `${P}.lab.text.comment`, 'lab_comment', 'lab_comment', 'delete', (_fx, e) => ({ id: e.id }), () => ({ id: 'x' }), 'id',
     made('lab/comment/create', (fx) => ({ conversation_id: fx.conversationId, author: 'A', content: 'c' }))),

@@ -172,6 +172,11 @@ export const CASES: Case[] = [
   ...crud('prompt', `${T}.text.learn.prompt_management`, 'prompt', 'prompt',
     () => ({ name: 'Short', content: 'Be brief. {{question}}' }), () => ({ name: '' }), 'name', (fx) => fx.promptId, { remark: 'r' }),
   {
+    method: 'GET', path: 'session-area/shop-options', key: `${T}.admin.config_center.fallback`,
+    ok: () => ({ limit: 5 }), bad: () => ({ limit: 0 }), badField: 'limit',
+    check: (d) => { if (!Array.isArray(d) || !d.length || !String(d[0].label).includes('-')) throw new Error(JSON.stringify(d).slice(0, 200)); },
+  },
+  {
     method: 'POST', path: 'playground/run', key: `${T}.text.script_manage.playground`,
     ok: (fx) => ({ prompt_id: fx.promptId, model_server_id: fx.serverId, shop_id: fx.shopId, message: 'How long does shipping take?' }),
     bad: (fx) => ({ prompt_id: fx.promptId, model_server_id: fx.serverId, shop_id: fx.shopId, message: '' }), badField: 'message',

@@ -35,7 +35,7 @@ describe('stored files (operationsTools/fileUpload2S3)', () => {
 
     const res = await fetch(holder.url('s3-file/download'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'admin-token': holder.token!, cookie: `sid=${holder.token}` },
+      headers: { 'content-type': 'application/json', 'admin-token': holder.token!, cookie: [...holder.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
       body: JSON.stringify({ id: up.body.data.id }),
     });
     expect(res.status).toBe(200);

@@ -1,0 +1,132 @@
+/** session/chat: chat sessions beside the conversation, messages drawn by message type. */
+import { Avatar, Card, Descriptions, Space, Tag, Typography } from 'antd';
+import { enumColor, enumLabel } from '../../contract/enums.js';
+import type { PageProps } from '../../console/routes/config.js';
+import { useRuntimeEnv } from '../../console/services.js';
+import type { RuntimeEnv } from '../../runtime/env.js';
+import type { ChatMessage, ChatSession } from './api.js';
+import { MESSAGE_TYPE, bubbleKind } from './enums.js';
+import { fmtClock, fmtTime } from './format.js';
+import { SessionViewer } from './SessionViewer.js';
+
+const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'];
+const COLORS = { customer: '#f0f0f0', ai: '#e6f4ff', human: '#f6ffed' } as const;
+
+function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
+  const kind = bubbleKind(m.msg_type);
+  const tag = (
+    <Tag color={enumColor(MESSAGE_TYPE, m.msg_type)} style={{ marginInlineEnd: 0 }}>
+      {enumLabel(MESSAGE_TYPE, m.msg_type, env.locale)}
+    </Tag>
+  );
+  if (kind === 'event') {
+    return (
+      <div data-testid="msg" data-type={m.msg_type} style={{ textAlign: 'center', margin: '10px 0' }}>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {tag} {m.content} · {fmtClock(m.sent_at)}
+        </Typography.Text>
+      </div>
+    );
+  }
+  if (kind === 'card') {
+    return (
+      <div data-testid="msg" data-type={m.msg_type} style={{ display: 'flex', justifyContent: 'center', margin: '10px 0' }}>
+        <Card size="small" style={{ maxWidth: 420, borderStyle: 'dashed' }}>
+          <Space direction="vertical" size={2}>
+            {tag}
+            <Typography.Text>{m.content}</Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {fmtClock(m.sent_at)}
+            </Typography.Text>
+          </Space>
+        </Card>
+      </div>
+    );
+  }
+  const right = kind !== 'customer';
+  return (
+    <div data-testid="msg" data-type={m.msg_type} style={{ display: 'flex', flexDirection: right ? 'row-reverse' : 'row', gap: 8, margin: '10px 0' }}>
+      <Avatar style={{ flex: 'none', background: kind === 'customer' ? '#8c8c8c' : kind === 'ai' ? '#1677ff' : '#52c41a' }}>
+        {(m.sender || '?').slice(0, 1).toUpperCase()}
+      </Avatar>
+      <div style={{ maxWidth: '70%', textAlign: right ? 'right' : 'left' }}>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {m.sender} · {fmtClock(m.sent_at)} {tag}
+          {m.policy_id ? <Tag style={{ marginInlineStart: 4 }}>{env.t('session.viewer.policy', { id: m.policy_id })}</Tag> : null}
+        </Typography.Text>
+        <div
+          style={{
+            background: COLORS[kind],
+            borderRadius: 12,
+            padding: '8px 12px',
+            marginTop: 4,
+            whiteSpace: 'pre-wrap',
+            textAlign: 'left',
+            color: 'rgba(0,0,0,0.88)',
+          }}
+        >
+          {m.content}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default function ChatSessions(_: PageProps) {
+  const env = useRuntimeEnv();
+  return (
+    <SessionViewer<ChatSession, ChatSession & { messages: ChatMessage[] }>
+      testId="chat-sessions"
+      title={env.t('session.chat.title')}
+      listApi="session/list"
+      detailApi="session/detail"
+      extra={{
+        key: 'channel',
+        label: env.t('session.viewer.channel'),
+        options: CHANNELS.map((c) => ({ value: c, label: env.t(`session.channel.${c}`) })),
+      }}
+      renderItem={(s) => (
+        <div style={{ width: '100%', minWidth: 0 }}>
+          <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+            <Typography.Text strong>{s.customer_name || s.customer_email}</Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {fmtTime(s.started_at)}
+            </Typography.Text>
+          </Space>
+          <div>
+            <Tag>{env.t(`session.channel.${s.channel}`)}</Tag>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {s.shop_name}
+            </Typography.Text>
+          </div>
+          <Typography.Text ellipsis style={{ fontSize: 12, display: 'block' }}>
+            {s.last_message}
+          </Typography.Text>
+        </div>
+      )}
+      renderDetail={(d) => (
+        <div data-testid="chat-detail">
+          <Descriptions size="small" column={3} style={{ marginBottom: 8 }}>
+            <Descriptions.Item label={env.t('session.viewer.customer')}>
+              {d.customer_name} {d.customer_email && `<${d.customer_email}>`}
+            </Descriptions.Item>
+            <Descriptions.Item label={env.t('session.viewer.shop')}>{d.shop_name}</Descriptions.Item>
+            <Descriptions.Item label={env.t('session.viewer.channel')}>{env.t(`session.channel.${d.channel}`)}</Descriptions.Item>
+            <Descriptions.Item label={env.t('session.viewer.started')}>{fmtTime(d.started_at)}</Descriptions.Item>
+            <Descriptions.Item label={env.t('session.viewer.ended')}>
+              {d.ended_at ? fmtTime(d.ended_at) : env.t('session.viewer.ongoing')}
+            </Descriptions.Item>
+            <Descriptions.Item label="ID">
+              {d.id} · {env.t('session.viewer.messages', { count: d.messages.length })}
+            </Descriptions.Item>
+          </Descriptions>
+          <div style={{ padding: '0 8px' }}>
+            {d.messages.map((m) => (
+              <Bubble key={m.id} m={m} env={env} />
+            ))}
+          </div>
+        </div>
+      )}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+/** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
+import type { HttpPort } from '../../runtime/env.js';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface ChatSession {
+  id: number;
+  shop_id: number;
+  shop_name: string | null;
+  customer_name: string;
+  customer_email: string;
+  channel: string;
+  country_code: string;
+  message_count: number;
+  last_message: string;
+  started_at: string;
+  ended_at: string | null;
+}
+export interface ChatMessage {
+  id: number;
+  msg_type: number;
+  sender: string;
+  content: string;
+  policy_id: number | null;
+  sent_at: string;
+}
+export interface MailSession {
+  id: number;
+  shop_id: number;
+  shop_name: string | null;
+  subject: string;
+  customer_email: string;
+  mail_count: number;
+  started_at: string;
+  last_at: string;
+}
+export interface Mail {
+  id: number;
+  direction_type: number;
+  from_addr: string;
+  to_addr: string;
+  subject: string;
+  body: string;
+  is_read: number;
+  is_ai: number;
+  has_attachment: number;
+  sent_at: string;
+}
+export interface VoiceSession {
+  id: number;
+  shop_id: number;
+  shop_name: string | null;
+  caller: string;
+  callee: string;
+  direction: string;
+  duration_sec: number;
+  result: number;
+  summary: string;
+  started_at: string;
+}
+export interface Utterance {
+  id: number;
+  speaker: string;
+  content: string;
+  offset_ms: number;
+}
+
+export interface ShopOption {
+  id: number;
+  name: string;
+  label: string;
+}
+
+/** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */
+export interface SessionFilters {
+  shop_id?: number;
+  from?: string;
+  to?: string;
+  extra?: string;
+  keyword?: string;
+}
+
+export function listParams(f: SessionFilters, extraKey: string | null, page: number, pageSize: number): Record<string, unknown> {
+  const p: Record<string, unknown> = { page, page_size: pageSize };
+  if (f.shop_id) p.shop_id = f.shop_id;
+  if (f.from) p.started_at_from = f.from;
+  if (f.to) p.started_at_to = f.to;
+  if (f.extra && extraKey) p[extraKey] = f.extra;
+  if (f.keyword?.trim()) p.keyword = f.keyword.trim();
+  return p;
+}
+
+export const shopOptions = (http: HttpPort) => http.get<ShopOption[]>('session-area/shop-options', { limit: 500 }, { silent: true });

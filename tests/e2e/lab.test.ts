@@ -1,0 +1,143 @@
+/**
+ * The experiment lab (panda_descendant) and the script-management / data-center pages of
+ * intelligent_text, in Chromium against the real server with the demo data: every list route
+ * shows demo rows as the super admin, every detail / form route draws, a pending test task is
+ * started and paused from its detail page (checked against the API), and an exit code is
+ * added in its modal. Run: node --import tsx --test tests/e2e/lab.test.ts (screenshots in /tmp/shots)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { api } from './admin-helpers.js';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  h = await startHarness();
+  page = await h.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await h.signIn(page, h.admin);
+});
+
+after(async () => {
+  await page?.context().close();
+  await h?.close();
+});
+
+const schema = (id: string) => page.locator(`[data-schema-id="${id}"]`);
+const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-row');
+
+async function open(route: string, id: string, listId: string | null = id): Promise<void> {
+  await page.goto(route);
+  await schema(id).first().waitFor({ timeout: 30_000 });
+  if (listId) await rows(listId).first().waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
+  assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${route}: schema error panel`);
+  assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${route}: unknown widget`);
+  assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${route}: error alert`);
+}
+
+const shotName = (route: string) => route.replace(/^\//, '').replace(/[/?=&:]/g, '_');
+const firstId = async (path: string, params: Record<string, string | number> = {}) =>
+  (await api<{ list: Array<{ id: number }> }>(page, path, { page: 1, page_size: 1, ...params })).list[0].id;
+
+describe('lab and script-management lists show the demo data', () => {
+  const lists: Array<[string, string]> = [
+    ['/intelligent_text/scriptManage/taskList', 'intelligent_text.script_manage.test_task_list'],
+    ['/intelligent_text/scriptManage/ratingTaskList', 'intelligent_text.script_manage.rating_task_list'],
+    ['/intelligent_text/dataCenter/dataSet', 'intelligent_text.data_center.dataSet_list'],
+    ['/intelligent_text/dataCenter/ratingDataSet', 'intelligent_text.data_center.ratingDataSet_list'],
+    ['/intelligent_text/dataCenter/exitCode', 'intelligent_text.data_center.exit_code_list'],
+    ['/panda_descendant/lab/train', 'panda_descendant.train_task_list'],
+    ['/panda_descendant/lab/dataSet', 'panda_descendant.dataset_list'],
+    ['/panda_descendant/lab/text/content', 'panda_descendant.content_list'],
+    ['/panda_descendant/lab/text/comment', 'panda_descendant.comment_list'],
+    ['/panda_descendant/lab/account/role', 'panda_descendant.lab_role_list'],
+    ['/panda_descendant/lab/account/user', 'panda_descendant.lab_user_list'],
+  ];
+  for (const [route, id] of lists) {
+    it(`${route} lists rows`, async () => {
+      await open(route, id);
+      await h.shot(page, shotName(route));
+    });
+  }
+});
+
+describe('detail, result and form pages draw', () => {
+  it('test and rating task pages', async () => {
+    for (const [base, api_, kind] of [['taskList', 'script-task', 'test'], ['ratingTaskList', 'rating-task', 'rating']] as const) {
+      const finished = await firstId(`${api_}/list`, { status: 'finished' });
+      const pending = await firstId(`${api_}/list`, { status: 'pending' });
+      await open(`/intelligent_text/scriptManage/${base}/detail/${finished}`, `intelligent_text.script_manage.${kind}_task_detail`, `intelligent_text.script_manage.${kind}_task_result`);
+      await h.shot(page, `${kind}-task-detail`);
+      await open(`/intelligent_text/scriptManage/${base}/detail/result/${finished}`, `intelligent_text.script_manage.${kind}_task_result`);
+      await h.shot(page, `${kind}-task-result`);
+      await open(`/intelligent_text/scriptManage/${base}/addTask`, `intelligent_text.script_manage.${kind}_task_form`, null);
+      await open(`/intelligent_text/scriptManage/${base}/editTask/${pending}`, `intelligent_text.script_manage.${kind}_task_form`, null);
+      await page.locator('input[value]').first().waitFor();
+      await h.shot(page, `${kind}-task-edit`);
+    }
+  });
+
+  it('dataset forms', async () => {
+    for (const [route, api_, loc] of [['dataSet', 'data-set', 'dataSet'], ['ratingDataSet', 'rating-data-set', 'ratingDataSet']] as const) {
+      const id = await firstId(`${api_}/list`);
+      await open(`/intelligent_text/dataCenter/${route}/add`, `intelligent_text.data_center.${loc}_form`, null);
+      await open(`/intelligent_text/dataCenter/${route}/edit/${id}`, `intelligent_text.data_center.${loc}_form`, null);
+      await h.shot(page, `${loc}-edit`);
+    }
+  });
+
+  it('lab task, dataset and conversation pages', async () => {
+    const task = await firstId('lab/train-task/list', { status: 'pending' });
+    await open(`/panda_descendant/lab/train/task/detail/${task}`, 'panda_descendant.train_task_detail', null);
+    await h.shot(page, 'lab-train-detail');
+    await open('/panda_descendant/lab/train/task/add', 'panda_descendant.train_task_form', null);
+    await open(`/panda_descendant/lab/train/task/edit/${task}`, 'panda_descendant.train_task_form', null);
+    const ds = await firstId('lab/dataset/list');
+    await open('/panda_descendant/lab/dataSet/add', 'panda_descendant.dataset_form', null);
+    await open(`/panda_descendant/lab/dataSet/edit/${ds}`, 'panda_descendant.dataset_form', null);
+    const conv = await firstId('lab/content/list');
+    await open(`/panda_descendant/lab/text/content/details/${conv}`, 'panda_descendant.content_detail', null);
+    await h.shot(page, 'lab-content-detail');
+    await open('/panda_descendant/lab/text/content/add', 'panda_descendant.content_form', null);
+    await open(`/panda_descendant/lab/text/content/edit/${conv}`, 'panda_descendant.content_form', null);
+    await h.shot(page, 'lab-content-edit');
+  });
+});
+
+describe('actions', () => {
+  it('starts and pauses a pending test task from its detail page', async () => {
+    const id = await firstId('script-task/list', { status: 'pending' });
+    const detail = 'intelligent_text.script_manage.test_task_detail';
+    await open(`/intelligent_text/scriptManage/taskList/detail/${id}`, detail, null);
+    await schema(detail).getByRole('button', { name: '开始' }).click();
+    await page.locator('.ant-message-success').last().waitFor();
+    await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
+    assert.equal((await api<{ status: string }>(page, 'script-task/detail', { id })).status, 'running');
+    await schema(detail).getByRole('button', { name: '暂停' }).click();
+    await page.locator('.ant-message-success').last().waitFor();
+    await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
+    assert.equal((await api<{ status: string }>(page, 'script-task/detail', { id })).status, 'pausing');
+  });
+
+  it('adds an exit code in its modal', async () => {
+    const list = 'intelligent_text.data_center.exit_code_list';
+    await open('/intelligent_text/dataCenter/exitCode', list);
+    await schema(list).getByRole('button', { name: /新\s*增/ }).click();
+    const modal = page.locator('.ant-modal:visible');
+    await modal.locator('input').first().fill('e2e_code');
+    await modal.locator('.ant-modal-footer .ant-btn-primary').click();
+    await page.locator('.ant-message-success').last().waitFor();
+    const found = await api<{ list: Array<{ code: string }> }>(page, 'exit-code/list', { code: 'e2e_code' });
+    assert.equal(found.list.length, 1);
+    await h.shot(page, 'exit-code-added');
+  });
+
+  it('raised no page errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

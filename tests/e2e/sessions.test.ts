@@ -1,0 +1,130 @@
+/**
+ * The session / config-center / operations-tools / prompt pages in Chromium against the real
+ * server with the demo seed: the three bespoke session viewers draw demo sessions and their
+ * conversation, the playground answers (labelled as a simulation), and every schema page of the
+ * area shows demo rows. Screenshots go to /tmp/shots/sessions-*.png.
+ * Run: node --import tsx --test tests/e2e/sessions.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startHarness, type Harness } from './harness.js';
+import { openAdminPage, settle, waitList } from './admin-helpers.js';
+
+let h: Harness;
+let page: Page;
+const T = '/intelligent_text';
+
+before(async () => {
+  h = await startHarness();
+  page = await h.newPage();
+  await h.signIn(page, h.admin);
+});
+after(async () => {
+  await page?.context().close();
+  await h?.close();
+});
+
+async function viewer(path: string, testId: string, itemSelector: string, shot: string) {
+  await openAdminPage(page, `${T}/${path}`);
+  await page.getByTestId(testId).waitFor({ timeout: 20_000 });
+  const items = page.getByTestId('session-item');
+  await items.first().waitFor({ timeout: 20_000 });
+  assert.ok((await items.count()) > 0, `${path}: no sessions`);
+  await page.locator(itemSelector).first().waitFor({ timeout: 20_000 });
+  assert.ok((await page.locator(itemSelector).count()) > 1, `${path}: no conversation`);
+  await settle(page);
+  await h.shot(page, shot);
+}
+
+describe('session viewers (bespoke)', () => {
+  it('chat: sessions and message bubbles by type; keyword filter narrows the list', async () => {
+    await viewer('session/chat', 'chat-sessions', '[data-testid=msg]', 'sessions-chat');
+    const types = await page.locator('[data-testid=msg]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-type'))));
+    assert.ok(types.includes(1) && types.includes(2), `customer question and AI reply drawn: ${types.join(',')}`);
+    await page.getByTestId('session-item').nth(1).click();
+    await page.getByTestId('chat-detail').waitFor();
+    await page.getByPlaceholder(/Customer, email or text|客户、邮箱或内容/).fill('zzzznotfound');
+    await page.getByRole('button', { name: /Search|查\s*询/ }).click();
+    await page.getByText(/No sessions match|没有符合条件的会话/).waitFor({ timeout: 10_000 });
+  });
+
+  it('mail: threads with direction types and flags', async () => {
+    await viewer('session/mail', 'mail-sessions', '[data-testid=mail]', 'sessions-mail');
+    const text = await page.getByTestId('mail-detail').innerText();
+    assert.match(text, /Received|收到/);
+  });
+
+  it('voice: calls with their transcript', async () => {
+    await viewer('session/voice', 'voice-sessions', '[data-testid=utterance]', 'sessions-voice');
+  });
+});
+
+describe('prompt playground (bespoke)', () => {
+  it('answers with a simulated reply built from the shop policies', async () => {
+    await openAdminPage(page, `${T}/scriptManage/playground`);
+    await page.getByTestId('prompt-playground').waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    const pick = async (label: RegExp) => {
+      await page.getByLabel(label).click();
+      await page.keyboard.press('Enter');
+      await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    };
+    await pick(/^(Prompt|提示词)$/);
+    await pick(/^(Model server|模型服务)$/);
+    await pick(/^(Shop|店铺)$/);
+    await page.getByLabel(/Customer message|客户消息/).fill('How long does shipping take?');
+    await page.getByTestId('playground-send').click();
+    await page.getByTestId('playground-result').waitFor({ timeout: 10_000 });
+    assert.match(await page.getByTestId('playground-result').innerText(), /SIMULATION/);
+    await settle(page);
+    await h.shot(page, 'sessions-playground');
+  });
+});
+
+describe('schema pages of the area show demo rows', () => {
+  const LISTS: Array<[string, string]> = [
+    ['session/mark', 'intelligent_text.session.mark_list'],
+    ['session/feedback', 'intelligent_text.session.feedback_list'],
+    ['shop/sessionCategory', 'intelligent_text.session.category_group_list'],
+    ['configCenter/fallback', 'intelligent_text.config.fallback_list'],
+    ['configCenter/modelStrategy', 'intelligent_text.config.modelStrategy_list'],
+    ['configCenter/autoLearn', 'intelligent_text.config.autoLearn_list'],
+    ['configCenter/autoLearnShop', 'intelligent_text.config.autoLearnShop_list'],
+    ['configCenter/divertData', 'intelligent_text.config.divert_list'],
+    ['configCenter/server', 'intelligent_text.config.server_list'],
+    ['operationsTools/imageExtraction', 'intelligent_text.config.image_list'],
+    ['operationsTools/fileUpload2S3', 'intelligent_text.config.file_list'],
+    ['operationsTools/policyImport', 'intelligent_text.config.policy_import_list'],
+    ['learn/promptManagement', 'intelligent_text.config.prompt_list'],
+  ];
+  for (const [route, id] of LISTS) {
+    it(route, async () => {
+      await openAdminPage(page, `${T}/${route}`);
+      const table = await waitList(page, id);
+      assert.ok((await table.locator('tr.ant-table-row').count()) > 0, `${route}: no rows`);
+      if (['session/feedback', 'configCenter/server', 'shop/sessionCategory', 'session/mark'].includes(route)) {
+        await h.shot(page, `sessions-${route.replace('/', '-')}`);
+      }
+    });
+  }
+
+  it('feedback: the handle modal sets the handling status', async () => {
+    await openAdminPage(page, `${T}/session/feedback`);
+    const table = await waitList(page, 'intelligent_text.session.feedback_list');
+    await table.locator('tr.ant-table-row').first().getByRole('button', { name: /Handle|处\s*理/ }).click();
+    const dialog = page.locator('.ant-modal:visible');
+    await dialog.waitFor();
+    await dialog.getByText(/^(Processed|已处理)$/).first().click();
+    await page.getByTestId('form-submit').click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
+  it('hidden form pages open: addMark, editMark/:id, imageExtraction/add', async () => {
+    for (const p of ['session/mark/addMark', 'session/mark/editMark/1', 'operationsTools/imageExtraction/add']) {
+      await openAdminPage(page, `${T}/${p}`);
+      await page.getByTestId('form-submit').waitFor({ timeout: 20_000 });
+    }
+    await h.shot(page, 'sessions-image-add');
+  });
+});
