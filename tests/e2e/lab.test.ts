@@ -114,11 +114,11 @@ describe('actions', () => {
     const id = await firstId('script-task/list', { status: 'pending' });
     const detail = 'intelligent_text.script_manage.test_task_detail';
     await open(`/intelligent_text/scriptManage/taskList/detail/${id}`, detail, null);
-    await schema(detail).getByRole('button', { name: '开始' }).click();
+    await schema(detail).getByRole('button', { name: /^开\s*始$/ }).click();
     await page.locator('.ant-message-success').last().waitFor();
     await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
     assert.equal((await api<{ status: string }>(page, 'script-task/detail', { id })).status, 'running');
-    await schema(detail).getByRole('button', { name: '暂停' }).click();
+    await schema(detail).getByRole('button', { name: /^暂\s*停$/ }).click();
     await page.locator('.ant-message-success').last().waitFor();
     await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
     assert.equal((await api<{ status: string }>(page, 'script-task/detail', { id })).status, 'pausing');

@@ -102,6 +102,7 @@ describe('schema pages of the area show demo rows', () => {
     it(route, async () => {
       await openAdminPage(page, `${T}/${route}`);
       const table = await waitList(page, id);
+      await table.locator('tr.ant-table-row').first().waitFor({ timeout: 20_000 });
       assert.ok((await table.locator('tr.ant-table-row').count()) > 0, `${route}: no rows`);
       if (['session/feedback', 'configCenter/server', 'shop/sessionCategory', 'session/mark'].includes(route)) {
         await h.shot(page, `sessions-${route.replace('/', '-')}`);

@@ -20,6 +20,7 @@ const pageErrors: string[] = [];
 before(async () => {
   h = await startHarness();
   page = await h.newPage();
+  page.setDefaultTimeout(60_000); // other suites may share the 2 cores
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await h.signIn(page, h.admin);
 });
@@ -35,12 +36,21 @@ const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-r
 /** Opens a route and waits for the schema and (for lists) at least one row from the demo data. */
 async function open(route: string, id: string, listId: string | null = id): Promise<void> {
   await page.goto(route);
-  await schema(id).first().waitFor({ timeout: 30_000 });
-  if (listId) await rows(listId).first().waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
+  await schema(id).first().waitFor({ timeout: 60_000 });
+  if (listId) await rows(listId).first().waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 60_000 });
   assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${route}: schema error panel`);
   assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${route}: unknown widget`);
   assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${route}: error alert`);
+}
+
+/** Opens the n-th select of a dialog and takes its first option (keyboard: no clicks on animating dropdowns). */
+async function pickFirst(dialog: ReturnType<Page['locator']>, index: number, search?: string): Promise<void> {
+  await dialog.locator('.ant-select').nth(index).click();
+  if (search) await page.keyboard.type(search);
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
 }
 
 const ok = () => page.locator('.ant-modal-confirm-btns .ant-btn-primary, .ant-popconfirm-buttons .ant-btn-primary').last();
@@ -129,9 +139,7 @@ describe('intelligent_text pages show the demo data', () => {
     await modal.getByText('不可撤销').waitFor();
     // the row's shop is the source; pick the same shop as target
     const sourceLabel = await modal.locator('.ant-select-selection-item').first().innerText();
-    await modal.locator('.ant-select').nth(1).click();
-    await page.keyboard.type(sourceLabel.slice(0, 20));
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await pickFirst(modal, 1, sourceLabel.slice(0, 20));
     await modal.getByTestId('form-submit').click();
     await modal.getByText('源店铺和目标店铺不能相同').waitFor();
     await h.shot(page, 'text-copy-policy');
@@ -174,14 +182,10 @@ describe('forms save through the real calls', () => {
     await schema('intelligent_text.plan_order_list').locator('[data-action="add"]').click();
     const drawer = page.locator('.ant-drawer').last();
     await drawer.getByText('新增套餐订单').waitFor();
-    const pick = async (index: number) => {
-      await drawer.locator('.ant-select').nth(index).click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
-    };
     await drawer.getByTestId('form-submit').click();
     await drawer.getByText('请选择客户').waitFor();
-    await pick(0); // customer
-    await pick(2); // plan
+    await pickFirst(drawer, 0); // customer
+    await pickFirst(drawer, 2); // plan
     await drawer.locator('.ant-input-number input').first().fill('199');
     const dates = drawer.locator('.ant-picker input');
     await dates.nth(0).click();

@@ -42,8 +42,9 @@ const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'qwen-max', 'douba
 
 function samplesFor(rng: Rng, n: number): Sample[] {
   const out: Sample[] = [];
+  const offset = rng.int(0, QUESTIONS.length - 1);
   for (let i = 0; i < n; i++) {
-    const [input, expected] = rng.pick(QUESTIONS);
+    const [input, expected] = QUESTIONS[(offset + i) % QUESTIONS.length];
     out.push({ input: i < QUESTIONS.length ? input : `${input} (#${i + 1})`, expected });
   }
   return out;

@@ -7,6 +7,7 @@ import { imageExtraction, storedFile } from '../config/ops-tools.js';
 import { policyImportLog } from '../config/policy-import.js';
 import { playgroundRoute, prompt } from '../config/prompt.js';
 import { categoryGroup, categoryItem } from './categories.js';
+import { categoryImportRoute } from './category-import.js';
 import { feedback } from './feedback.js';
 import { sessionMark } from './marks.js';
 import { chatSession, mailSession, voiceSession } from './viewers.js';
@@ -40,4 +41,4 @@ const shopOptionsRoute: RouteDef = {
   },
 };
 
-export const sessionRoutes: RouteDef[] = [playgroundRoute, shopOptionsRoute];
+export const sessionRoutes: RouteDef[] = [playgroundRoute, shopOptionsRoute, categoryImportRoute];

@@ -2,11 +2,11 @@ import type { RouteContext, RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { mustFind, updateRow } from '../engine/routes.js';
-import { ID, rowSchema } from '../engine/schemas.js';
+import { DATE_PARAM, ID, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { deleteRoute, mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
-import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, tick, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
+import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
 
 /**
  * Outbound call tasks: a scene, the numbers that call out, a mode (manual / immediate /
@@ -35,7 +35,8 @@ export const callTask: ResourceDef = {
     },
     mode: F.enumOf(TASK_MODES, { required: true }),
     status: { ...F.enumOf(TASK_STATUSES), serverSet: true },
-    start_at: F.dateTime({ nullable: true, sort: true, filter: 'range' }),
+    // ISO 8601, or a wall-clock time without offset (as the date picker sends it) read in the scene's time zone
+    start_at: { schema: { ...DATE_PARAM }, nullable: true, sort: true },
     latest_call_time: { schema: { type: 'string', pattern: HHMM_PATTERN }, required: true },
     pause_reason: { schema: { type: 'string', enum: ['manual', 'overrun'] }, nullable: true, serverSet: true },
     resume_at: F.dateTime({ nullable: true, serverSet: true }),
@@ -55,6 +56,7 @@ export const callTask: ResourceDef = {
     }
     if ('scene_id' in v) await mustExistAll(ctx.db, 'voice_scene', [v.scene_id], 'scene_id');
     if ('number_ids' in v) await mustExistAll(ctx.db, 'call_number', v.number_ids, 'number_ids');
+    if (typeof v.start_at === 'string') v.start_at = await toInstant(ctx, v.start_at, v.scene_id ?? before?.scene_id);
     const taskMode = v.mode ?? before?.mode;
     const startAt = 'start_at' in v ? v.start_at : before?.start_at;
     if (taskMode === 'schedule' && !startAt) throw invalid([{ field: 'start_at', message: 'a scheduled task needs a start time / 定时任务需要开始时间' }]);
@@ -70,6 +72,20 @@ export const callTask: ResourceDef = {
     }
   },
 };
+
+/** An ISO string of `value`; a time without offset is wall-clock time of the scene's time zone. */
+async function toInstant(ctx: RouteContext, value: string, sceneId: unknown): Promise<string> {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
+  if (!m) {
+    const d = new Date(value);
+    if (Number.isNaN(d.getTime())) throw invalid([{ field: 'start_at', message: 'not a date-time / 时间格式错误' }]);
+    return d.toISOString();
+  }
+  const r = await ctx.db.query<{ time_zone: string }>('SELECT time_zone FROM voice_scene WHERE id = $1', [sceneId]);
+  const [, y, mo, d, h = '0', mi = '0', sec = '0'] = m;
+  const at = zonedTime(Number(y), Number(mo), Number(d), Number(h), Number(mi), r.rows[0]?.time_zone ?? 'UTC');
+  return new Date(at.getTime() + Number(sec) * 1000).toISOString();
+}
 
 const sameTime = (a: unknown, b: unknown) => (a ? new Date(a as string).getTime() : null) === (b ? new Date(b as string).getTime() : null);
 

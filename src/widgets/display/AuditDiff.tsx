@@ -57,7 +57,10 @@ export function diffRows(before: Obj, after: Obj): DiffRow[] {
 export function AuditDiff({ value, record, beforeKey, afterKey }: DisplayProps) {
   const { env } = useRuntime();
   const src = (value && typeof value === 'object' && !Array.isArray(value) ? value : record ?? {}) as Obj;
-  const rows = diffRows(asObj(src[typeof beforeKey === 'string' ? beforeKey : 'before']), asObj(src[typeof afterKey === 'string' ? afterKey : 'after']));
+  const [bk, ak] = [typeof beforeKey === 'string' ? beforeKey : 'before', typeof afterKey === 'string' ? afterKey : 'after'];
+  // events without a record (sign-in, sign-out) have nothing to compare
+  if (src[bk] == null && src[ak] == null) return <span>-</span>;
+  const rows = diffRows(asObj(src[bk]), asObj(src[ak]));
   if (!rows.length) return <span>{env.t('runtime.diff.none')}</span>;
   return (
     <Table

@@ -126,7 +126,7 @@ export const CASES: LabCase[] = [
   list('lab/role/list', `${P}.lab.account.role`),
   { method: 'GET', path: 'lab/role/all', key: `${P}.lab.account.user`, ok: () => ({}), bad: () => ({ page: 1 }), badField: 'page' },
   detail('lab/role/detail', `${P}.lab.account.role`, (fx) => fx.labRoleId),
-  post('lab/role/create', `${P}.lab.account.role`, 'lab_role', 'lab_role', 'create', () => ({ name: 'Reviewer', scopes: ['comment'] }), () => ({ name: 'Reviewer', scopes: ['root'] }), 'scopes'),
+  post('lab/role/create', `${P}.lab.account.role`, 'lab_role', 'lab_role', 'create', () => ({ name: 'Reviewer', scopes: ['comment'] }), () => ({ name: 'Reviewer', scopes: ['root'] }), 'scopes.0'),
   post('lab/role/update', `${P}.lab.account.role`, 'lab_role', 'lab_role', 'update', (_fx, e) => ({ id: e.id, description: 'd' }), (_fx, e) => ({ id: e.id, name: '' }), 'name', made('lab/role/create', () => ({ name: 'Upd role' }))),
   post('lab/role/delete', `${P}.lab.account.role`, 'lab_role', 'lab_role', 'delete', (_fx, e) => ({ id: e.id }), () => ({ id: 'x' }), 'id', made('lab/role/create', () => ({ name: 'Del role' }))),
   list('lab/user/list', `${P}.lab.account.user`, (fx) => ({ role_id: fx.labRoleId })),

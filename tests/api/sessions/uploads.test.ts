@@ -71,3 +71,22 @@ describe('policy import (operationsTools/policyImport)', () => {
     expect(log.body.data.list[0]).toMatchObject({ file_name: 'p.csv', imported: 1 });
   });
 });
+
+describe('session category import (shop/sessionCategory)', () => {
+  it('imports items, creates missing groups, skips existing items, audits; refuses bad files', async () => {
+    const n0 = await count(s, 'session_category_item');
+    const csv = 'group,name,keywords\nAfter-sales,Return,return\nWarranty,Repair,repair fix\nWarranty,,x\n';
+    expect((await postForm(outsider, 'session-category/item/import', multipart({ name: 'c.csv', data: csv }))).body.code).toBe(40003);
+    expectFieldError(await postForm(admin, 'session-category/item/import', multipart({ name: 'c.csv', data: 'name\nx\n' })), 'file');
+    expectFieldError(await postForm(admin, 'session-category/item/import', multipart({ name: 'c.txt', data: csv })), 'file');
+    expect(await count(s, 'session_category_item')).toBe(n0);
+
+    const holder = await s.loginWithKeys([`${T}.text.shop.session_category`]);
+    const a0 = await auditMaxId(s);
+    const r = await postForm(holder, 'session-category/item/import', multipart({ name: 'c.csv', data: csv }));
+    expectOk(r, 'import');
+    expect(r.body.data).toMatchObject({ total: 3, imported: 1, skipped: 1, failed: 1, groups_created: 1 });
+    expect(await count(s, 'session_category_item')).toBe(n0 + 1);
+    expect((await auditSince(s, a0)).some((x) => x.action === 'import' && x.resource === 'session_category_item')).toBe(true);
+  });
+});

@@ -46,6 +46,12 @@ describe('call task transitions', () => {
     const r = await admin.post('call-center/task/create', { name: 'S', scene_id: sceneId, number_ids: [numberId], mode: 'schedule', latest_call_time: '20:00' });
     expect(r.body.code).toBe(40001);
     expect(JSON.stringify(r.body.data)).toContain('start_at');
+    // the date picker's wall-clock time is read in the scene's time zone (Asia/Shanghai here)
+    const sch = await newTask({ mode: 'schedule', start_at: '2030-12-01 10:00:00' });
+    expect(sch.status).toBe('pending');
+    expect(new Date(sch.start_at).toISOString()).toBe('2030-12-01T02:00:00.000Z');
+    const iso = await newTask({ mode: 'schedule', start_at: '2030-12-01T10:00:00Z' });
+    expect(new Date(iso.start_at).toISOString()).toBe('2030-12-01T10:00:00.000Z');
     const imm = await newTask({ mode: 'immediate' });
     expect(['running', 'pausing']).toContain(imm.status);
     expect(imm.start_at).toBeTruthy();
