@@ -6,7 +6,7 @@
  * Run: node --import tsx --test tests/e2e/text-pages.test.ts   (screenshots in /tmp/shots)
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -203,6 +203,41 @@ describe('forms save through the real calls', () => {
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('创建', { exact: true }).waitFor();
     await page.keyboard.press('Escape');
+  });
+
+  it('creates a policy and deletes it again', async () => {
+    await open('/intelligent_text/learn/policyManagement', 'intelligent_text.policy_list');
+    await schema('intelligent_text.policy_list').locator('[data-action="add"]').click();
+    const modal = page.locator('.ant-modal').last();
+    await modal.getByText('新增知识').waitFor();
+    await pickFirst(modal, 0); // shop
+    const title = `E2E policy ${Date.now()}`;
+    await modal.locator('input.ant-input').first().fill(title);
+    await modal.locator('textarea').first().fill('Returns are accepted within 30 days.');
+    await modal.getByTestId('form-submit').click();
+    await page.locator('.ant-message-success', { hasText: '已保存' }).waitFor();
+    await page.goto(`/intelligent_text/learn/policyManagement?keyword=${encodeURIComponent('E2E policy')}`);
+    const row = rows('intelligent_text.policy_list').filter({ hasText: title });
+    await row.waitFor();
+    assert.match(await row.innerText(), /运营（手动）/); // source type 1 by default
+    await row.locator('[data-action="delete"]').click();
+    await ok().click();
+    await page.locator('.ant-message-success', { hasText: '已删除' }).waitFor();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('exports the filtered materials as CSV', async () => {
+    await open('/intelligent_text/learn/material?channel=email', 'intelligent_text.material_list');
+    const download = page.waitForEvent('download');
+    await schema('intelligent_text.material_list').locator('[data-action="exportCsv"]').click();
+    const file = await download;
+    assert.match(file.suggestedFilename(), /\.csv$/);
+    const saved = path.join(mkdtempSync(path.join(tmpdir(), 'bo-export-')), file.suggestedFilename());
+    await file.saveAs(saved);
+    const text = readFileSync(saved, 'utf8');
+    assert.match(text.split(/\r?\n/)[0], /channel/);
+    assert.ok(text.includes(',email,'), 'email rows exported');
+    assert.ok(!text.includes(',chat,'), 'the channel filter of the page is applied to the export');
   });
 
   it('shows a customer with their shops and mailboxes', async () => {
