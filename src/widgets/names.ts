@@ -22,7 +22,26 @@ export const INPUT_WIDGETS = [
   'PermissionTree',
 ] as const;
 
-export const LAYOUT_WIDGETS = ['FormItem', 'FormGrid', 'FormLayout', 'Space', 'ArrayTable', 'ArrayItems'] as const;
+export const LAYOUT_WIDGETS = [
+  'FormItem',
+  'FormGrid',
+  'FormLayout',
+  'Space',
+  'ArrayTable',
+  'ArrayTable.Column',
+  'ArrayTable.Addition',
+  'ArrayTable.Remove',
+  'ArrayTable.Index',
+  'ArrayTable.MoveUp',
+  'ArrayTable.MoveDown',
+  'ArrayItems',
+  'ArrayItems.Item',
+  'ArrayItems.Addition',
+  'ArrayItems.Remove',
+  'ArrayItems.Index',
+  'ArrayItems.MoveUp',
+  'ArrayItems.MoveDown',
+] as const;
 
 export const DISPLAY_WIDGETS = [
   'Text',
