@@ -36,3 +36,19 @@ describe('applyFieldConstraints', () => {
     expect((schema.properties.name as Record<string, unknown>).maxLength).toBe(20);
   });
 });
+
+describe('dataFieldNames with shownIn', () => {
+  it('leaves out fields the mode or a missing permission removes', async () => {
+    const { dataFieldNames, shownIn } = await import('./formily-schema.js');
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        password: { type: 'string', 'x-modes': ['add'] },
+        box: { type: 'void', properties: { secret: { type: 'string', 'x-permission': 'm.k' }, note: { type: 'string' } } },
+      },
+    };
+    expect(dataFieldNames(schema, shownIn('edit', () => false))).toEqual(['name', 'note']);
+    expect(dataFieldNames(schema, shownIn('add', () => true))).toEqual(['name', 'password', 'secret', 'note']);
+  });
+});

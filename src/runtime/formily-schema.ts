@@ -108,13 +108,26 @@ export function applyFieldConstraints(node: Record<string, unknown>, fields: Res
   }
 }
 
-/** Names of the data fields a form submits: top-level properties, through void containers. */
-export function dataFieldNames(schema: { properties?: Record<string, unknown> }): string[] {
+/**
+ * Names of the data fields a form submits: top-level properties, through void containers,
+ * leaving out the ones `include` rejects (e.g. fields the mode or the permission removed).
+ */
+export function dataFieldNames(
+  schema: { properties?: Record<string, unknown> },
+  include: (node: FormilyNode) => boolean = () => true,
+): string[] {
   const out: string[] = [];
   for (const [k, raw] of Object.entries(schema.properties ?? {})) {
-    const child = raw as { type?: string; properties?: Record<string, unknown> };
-    if (child.type === 'void') out.push(...dataFieldNames(child));
+    const child = raw as FormilyNode & { properties?: Record<string, unknown> };
+    if (!include(child)) continue;
+    if (child.type === 'void') out.push(...dataFieldNames(child, include));
     else out.push(k);
   }
   return out;
 }
+
+/** Is this node part of the form in this mode for this account (`x-modes`, `x-permission`)? */
+export const shownIn =
+  (mode: FormMode | undefined, can: (key: string) => boolean) =>
+  (node: FormilyNode): boolean =>
+    (!node['x-modes'] || !mode || node['x-modes'].includes(mode)) && (!node['x-permission'] || can(node['x-permission']));

@@ -37,7 +37,7 @@ export const ListData = Type.Object(
     shape: Type.Optional(StringEnum(['page', 'array', 'tree'])),
     /** children field of tree rows (default "children") */
     childrenKey: Type.Optional(Type.String()),
-    /** query names for sorting (default sort_field / sort_order with ascend|descend) */
+    /** query names for sorting (default sort_by / sort_order; the API gets asc | desc) */
     sortParams: Type.Optional(
       Type.Object({ field: Type.String(), order: Type.String() }, { additionalProperties: false }),
     ),

@@ -10,7 +10,7 @@ import { vars } from '../actions.js';
 import { callApi, fieldErrorsOf, getPath } from '../api.js';
 import type { RuntimeEnv } from '../env.js';
 import { resolveMap, resolvePath } from '../expr/template.js';
-import { dataFieldNames } from '../formily-schema.js';
+import { dataFieldNames, shownIn } from '../formily-schema.js';
 import type { FormMode, FormSchema, RuntimeUser } from '../types.js';
 
 export interface FormControllerOptions {
@@ -96,7 +96,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     const values = form.values as Record<string, unknown>;
     const scope = { ...scopeRef.current, values };
     const body = {
-      ...(submitSpec.includeValues === false ? {} : pick(values, dataFieldNames(schema.schema))),
+      ...(submitSpec.includeValues === false ? {} : pick(values, dataFieldNames(schema.schema, shownIn(mode, env.can)))),
       ...resolveMap(submitSpec.body, scope),
     };
     setSubmitting(true);

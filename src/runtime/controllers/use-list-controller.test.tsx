@@ -68,7 +68,7 @@ describe('useListController', () => {
     act(() => hook.result.current.ctl.setPage(2, 50));
     expect(hook.result.current.query.values).toMatchObject({ page: '2', page_size: '50' });
     act(() => hook.result.current.ctl.setSorter('name', 'descend'));
-    await waitFor(() => expect(get.mock.lastCall?.[1]).toMatchObject({ page: 1, page_size: 50, sort_field: 'name', sort_order: 'descend' }));
+    await waitFor(() => expect(get.mock.lastCall?.[1]).toMatchObject({ page: 1, page_size: 50, sort_by: 'name', sort_order: 'desc' }));
     expect(hook.result.current.ctl.sorter).toEqual({ field: 'name', order: 'descend' });
   });
 

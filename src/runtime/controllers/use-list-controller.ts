@@ -61,7 +61,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const paged = (schema.data.shape ?? 'page') === 'page' && schema.pagination !== false;
   const pagination = schema.pagination === false ? undefined : schema.pagination;
   const defaultSize = pagination?.pageSize ?? DEFAULT_PAGE_SIZE;
-  const sortNames = schema.data.sortParams ?? { field: 'sort_field', order: 'sort_order' };
+  const sortNames = schema.data.sortParams ?? { field: 'sort_by', order: 'sort_order' };
   const fields = useMemo(() => filterFields(schema.filters), [schema.filters]);
 
   const page = int(q.page, 1);
@@ -92,7 +92,8 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     const id = ++seq.current;
     const request: Record<string, unknown> = { ...scalarFilters(filters) };
     if (paged) Object.assign(request, { page, page_size: pageSize });
-    if (sortField && sortOrder) Object.assign(request, { [sortNames.field]: sortField, [sortNames.order]: sortOrder });
+    // the API convention (docs/api.md): sort_by + sort_order asc | desc; the URL keeps antd's words
+    if (sortField && sortOrder) Object.assign(request, { [sortNames.field]: sortField, [sortNames.order]: sortOrder === 'ascend' ? 'asc' : 'desc' });
     let mapped: Record<string, unknown>;
     try {
       mapped = resolveMap(schema.data.params, baseScope);
