@@ -46,6 +46,13 @@ describe('schemas:check', () => {
     ]);
   });
 
+  it('reads `title` inside a request body mapping as a field name, not an i18n key', async () => {
+    fx.edit(FORM_FILE, (d) => (d.modes.add.submit.body = { title: '{{ values.name }}' }));
+    expect(await lines()).toEqual([]);
+    fx.edit(FORM_FILE, (d) => (d.modes.add.title = 'demo.item.no_such_title'));
+    expect((await lines()).some((l) => l.includes('"demo.item.no_such_title" missing'))).toBe(true);
+  });
+
   it('fails on an unknown API path', async () => {
     fx.edit(LIST_FILE, (d) => (d.rowActions[0].api = 'POST item/remove'));
     expect(await lines()).toEqual([`${LIST_FILE}#/rowActions/0/api: unknown API "POST item/remove" (no such route on the server)`]);

@@ -41,13 +41,15 @@ export function collectRefs(doc: unknown, textKeys: readonly string[]): SchemaRe
   const texts = new Set(textKeys);
   const isEnumDoc = isObject(doc) && doc.kind === 'enum';
 
-  const visit = (node: unknown, pointer: string, parent: Record<string, unknown> | null, key: string | null): void => {
+  // inside a parameter mapping (`body`, `params`) keys are request fields, not texts
+  const visit = (node: unknown, pointer: string, parent: Record<string, unknown> | null, key: string | null, mapping = false): void => {
     if (Array.isArray(node)) {
-      node.forEach((v, i) => visit(v, `${pointer}/${i}`, parent, key));
+      node.forEach((v, i) => visit(v, `${pointer}/${i}`, parent, key, mapping));
       return;
     }
     if (isObject(node)) {
-      for (const [k, v] of Object.entries(node)) visit(v, `${pointer}/${pointerSegment(k)}`, node, k);
+      const inner = mapping || key === 'body' || key === 'params';
+      for (const [k, v] of Object.entries(node)) visit(v, `${pointer}/${pointerSegment(k)}`, node, k, inner);
       return;
     }
     if (typeof node !== 'string' || key === null) return;
@@ -58,7 +60,7 @@ export function collectRefs(doc: unknown, textKeys: readonly string[]): SchemaRe
     else if (API_REF.test(node)) refs.apis.push(ref); // `api`, or any prop of a widget that names a call
     else if (isSchemaRef(parent, key)) refs.schemas.push(ref);
     else if (key === 'routes' || (key === 'route' && pointer.startsWith('/modes/'))) refs.routes.push(ref);
-    else if (!isEnumDoc && texts.has(key)) refs.texts.push(ref);
+    else if (!isEnumDoc && !mapping && texts.has(key)) refs.texts.push(ref);
   };
   visit(doc, '', null, null);
   return refs;

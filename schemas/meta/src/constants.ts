@@ -18,4 +18,6 @@ export const TEXT_KEYS: readonly string[] = [
   'okText',
   'cancelText',
   'x-content',
+  'addonBefore',
+  'addonAfter',
 ];
