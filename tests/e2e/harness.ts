@@ -168,6 +168,9 @@ export async function startHarness(): Promise<Harness> {
 
   try {
     await waitForServer(baseUrl, child, () => output);
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (bash .ci/run does) or set CHROMIUM_PATH`);
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   } catch (e) {
     await stop();
