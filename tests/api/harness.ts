@@ -27,6 +27,14 @@ import { LOCK_FILE } from '../../server/db/lock.js';
 import { seedAll } from '../../server/db/seed.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
 import type { RouteDef } from '../../server/http/route.js';
+import { hashPassword } from '../../server/auth/password.js';
+
+const hashes = new Map<string, Promise<string>>();
+const cachedHash = (password: string): Promise<string> => {
+  let h = hashes.get(password);
+  if (!h) hashes.set(password, (h = hashPassword(password)));
+  return h;
+};
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-test-password';
@@ -219,10 +227,15 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       const role = await db.query<{ id: number }>('INSERT INTO roles (name) VALUES ($1) RETURNING id', [`role for ${email}`]);
       const roleId = role.rows[0].id;
       for (const p of perms.rows) await db.query('INSERT INTO role_permissions (role_id, permission_id) VALUES ($1, $2)', [roleId, p.id]);
-      const admin = await server.login();
-      const acc = await admin.ok('POST', 'account/create', { email, name: email, password, role_ids: [roleId] });
+      // written straight to the database (account/create has its own tests): one scrypt hash per
+      // distinct password and process instead of one per account keeps the suite fast
+      const acc = await db.query<{ id: number }>(
+        'INSERT INTO accounts (email, name, password_hash) VALUES ($1, $1, $2) RETURNING id',
+        [email, await cachedHash(password)],
+      );
+      await db.query('INSERT INTO account_roles (account_id, role_id) VALUES ($1, $2)', [acc.rows[0].id, roleId]);
       const c = (await server.login(email, password)) as ApiClient & { accountId: number; roleId: number };
-      c.accountId = acc.id;
+      c.accountId = acc.rows[0].id;
       c.roleId = roleId;
       return c;
     },
