@@ -1,9 +1,8 @@
 import type { MultipartFile } from '@fastify/multipart';
-import ExcelJS from 'exceljs';
-import Papa from 'papaparse';
 import type { RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { inRawTx, sendOk } from './engine/raw.js';
+import { readSheet, type Cells } from './engine/sheet.js';
 import { mustExist } from './engine/refs.js';
 import { check } from './engine/validate.js';
 import type { Permission, ResourceDef } from './engine/types.js';
@@ -12,44 +11,6 @@ export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 20000;
 const REQUIRED = ['product_id', 'title'] as const;
 const KNOWN = ['shop_id', 'product_id', 'title', 'price', 'policy', 'remark'];
-
-type Cells = Record<string, string>;
-
-async function readTable(name: string, data: Buffer): Promise<Cells[]> {
-  const ext = name.toLowerCase().split('.').pop();
-  if (ext === 'csv') {
-    const parsed = Papa.parse<Cells>(data.toString('utf8').replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: 'greedy',
-      transformHeader: (h) => h.trim().toLowerCase(),
-    });
-    if (parsed.errors.some((e) => e.type === 'Delimiter' || e.type === 'Quotes')) {
-      throw invalid([{ field: 'file', message: `the CSV cannot be read: ${parsed.errors[0].message}` }]);
-    }
-    return parsed.data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '').trim()])));
-  }
-  if (ext === 'xlsx') {
-    const wb = new ExcelJS.Workbook();
-    try {
-      await wb.xlsx.load(data as unknown as ArrayBuffer);
-    } catch {
-      throw invalid([{ field: 'file', message: 'the XLSX file cannot be read' }]);
-    }
-    const ws = wb.worksheets[0];
-    if (!ws) return [];
-    const header: string[] = [];
-    ws.getRow(1).eachCell((c, i) => (header[i] = String(c.text ?? '').trim().toLowerCase()));
-    const rows: Cells[] = [];
-    ws.eachRow((row, n) => {
-      if (n === 1) return;
-      const r: Cells = {};
-      header.forEach((h, i) => h && (r[h] = String(row.getCell(i).text ?? '').trim()));
-      if (Object.values(r).some(Boolean)) rows.push(r);
-    });
-    return rows;
-  }
-  throw invalid([{ field: 'file', message: 'upload a .csv or .xlsx file / 请上传 CSV 或 XLSX 文件' }]);
-}
 
 interface Failure {
   row: number;
@@ -86,7 +47,7 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
       }
       const form = check<{ shop_id?: number }>(fieldsSchema, fields);
       if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-      const rows = await readTable(file.name, file.data);
+      const rows = await readSheet(file.name, file.data);
       if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows' }]);
       if (rows.length > IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${IMPORT_MAX_ROWS} rows per file` }]);
       const cols = new Set(Object.keys(rows[0]));

@@ -1,10 +1,9 @@
-import ExcelJS from 'exceljs';
-import Papa from 'papaparse';
 import type { RouteDef } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { CHANNELS } from '../enums.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
+import { readSheet } from '../engine/sheet.js';
 import { mustExist } from '../engine/refs.js';
 import { check } from '../engine/validate.js';
 import type { ResourceDef } from '../engine/types.js';
@@ -14,44 +13,6 @@ import { readUpload } from './ops-tools.js';
 export const POLICY_IMPORT_MAX_ROWS = 5000;
 const KNOWN = ['title', 'content', 'channel'];
 
-type Cells = Record<string, string>;
-
-/** The rows of a CSV or XLSX file (header row, lower-cased names), as in the Douyin product import. */
-export async function readSheet(name: string, data: Buffer): Promise<Cells[]> {
-  const ext = name.toLowerCase().split('.').pop();
-  if (ext === 'csv') {
-    const parsed = Papa.parse<Cells>(data.toString('utf8').replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: 'greedy',
-      transformHeader: (h) => h.trim().toLowerCase(),
-    });
-    if (parsed.errors.some((e) => e.type === 'Delimiter' || e.type === 'Quotes')) {
-      throw invalid([{ field: 'file', message: `the CSV cannot be read: ${parsed.errors[0].message}` }]);
-    }
-    return parsed.data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '').trim()])));
-  }
-  if (ext === 'xlsx') {
-    const wb = new ExcelJS.Workbook();
-    try {
-      await wb.xlsx.load(data as unknown as ArrayBuffer);
-    } catch {
-      throw invalid([{ field: 'file', message: 'the XLSX file cannot be read' }]);
-    }
-    const ws = wb.worksheets[0];
-    if (!ws) return [];
-    const header: string[] = [];
-    ws.getRow(1).eachCell((c, i) => (header[i] = String(c.text ?? '').trim().toLowerCase()));
-    const rows: Cells[] = [];
-    ws.eachRow((row, n) => {
-      if (n === 1) return;
-      const r: Cells = {};
-      header.forEach((h, i) => h && (r[h] = String(row.getCell(i).text ?? '').trim()));
-      if (Object.values(r).some(Boolean)) rows.push(r);
-    });
-    return rows;
-  }
-  throw invalid([{ field: 'file', message: 'upload a .csv or .xlsx file / 请上传 CSV 或 XLSX 文件' }]);
-}
 
 /** operationsTools/policyImport: the log of imports (one row per file). */
 export const policyImportLog: ResourceDef = {

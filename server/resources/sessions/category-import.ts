@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { readUpload } from '../config/ops-tools.js';
-import { readSheet } from '../config/policy-import.js';
+import { readSheet } from '../engine/sheet.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { SK } from './keys.js';
 
