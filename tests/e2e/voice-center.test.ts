@@ -95,6 +95,10 @@ describe('call center pages (super admin)', () => {
     await h.shot(page, 'voice-ivr');
     await openAdminPage(page, `${R}/ivr/edit`);
     await page.locator('textarea').first().waitFor();
+    // the form draws before its load call answers: wait for the loaded menu to fill the field
+    await page
+      .waitForFunction(() => document.querySelector('textarea')?.value.includes('"timeout_seconds": 8'), null, { timeout: 15_000 })
+      .catch(() => undefined);
     assert.match(await page.locator('textarea').first().inputValue(), /"timeout_seconds": 8/);
     await h.shot(page, 'voice-ivr-edit');
   });
