@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
+import { trackWrites } from './db/tracked.js';
 import type { RouteDef } from './http/route.js';
 import { checkRouteAccess, registerRoutes } from './http/register.js';
 import { registerDocs } from './plugins/docs.js';
@@ -70,7 +71,9 @@ export async function buildApp({ config, db, routes }: AppOptions): Promise<Fast
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
   app.addHook('onClose', async () => stopSchemaWatch());
-  registerRoutes(app, db, list);
+  // writes through the app are tracked so short-lived read caches (sessions, list totals) drop
+  // what a write made stale; pass a db already wrapped to share the tracker (tests do)
+  registerRoutes(app, trackWrites(db), list);
   await registerStatic(app, config.staticDir);
   return app;
 }

@@ -25,8 +25,8 @@ export interface SessionUser {
   email: string;
   name: string;
   isSuperAdmin: boolean;
-  /** flattened `module.permission_key` set */
-  keys: Set<string>;
+  /** flattened `module.permission_key` set (shared by the requests of a kept session: read only) */
+  keys: ReadonlySet<string>;
   sessionId: number;
 }
 

@@ -26,6 +26,7 @@ import { MIGRATIONS_DIR, migrate, migrationFiles } from '../../server/db/migrate
 import { LOCK_FILE } from '../../server/db/lock.js';
 import { seedAll } from '../../server/db/seed.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
+import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { hashPassword } from '../../server/auth/password.js';
 
@@ -198,6 +199,9 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   }
   await migrate(db);
   await seedAll(db, config);
+  // the tests' own writes (accounts and roles made straight in the database) go through the
+  // app's tracker too, so the app's short-lived read caches see them as it sees its own
+  db = trackWrites(db);
   const app = await buildApp({ config, db, routes: opts.routes });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

@@ -1,5 +1,6 @@
 import type { Page } from '../../../src/contract/codes.js';
 import type { Queryable } from '../../db/db.js';
+import { tablesIn, trackerOf } from '../../db/tracked.js';
 import type { ResourceDef, Row } from './types.js';
 
 /**
@@ -10,6 +11,12 @@ import type { ResourceDef, Row } from './types.js';
  * cost a full index/heap scan each time.
  */
 export const EXACT_COUNT_LIMIT = 10_000;
+/**
+ * A total is kept this long per table and filter, and dropped at once when this process
+ * writes to a table the count reads (server/db/tracked.ts): paging through a filter costs the
+ * page query alone. Writes by other processes show in the total within this time.
+ */
+export const TOTAL_CACHE_MS = 10_000;
 
 export class Sql {
   readonly params: unknown[] = [];
@@ -76,12 +83,16 @@ export function selectList(def: ResourceDef, list: boolean): string {
     .join(', ');
 }
 
-/** Exact or estimated count of `FROM <table> t <where>`. */
-export async function countRows(
-  db: Queryable,
-  from: string,
-  sql: Sql,
-): Promise<{ total: number; estimated: boolean }> {
+/** Exact or estimated count of `FROM <table> t <where>`, kept briefly on a tracked database. */
+export async function countRows(db: Queryable, from: string, sql: Sql): Promise<{ total: number; estimated: boolean }> {
+  const tracker = trackerOf(db);
+  if (!tracker) return countNow(db, from, sql);
+  const text = `FROM ${from}${sql.whereSql}`;
+  const key = `count:${text}:${JSON.stringify(sql.params)}`;
+  return tracker.memo(key, tablesIn(text), TOTAL_CACHE_MS, () => countNow(db, from, sql));
+}
+
+async function countNow(db: Queryable, from: string, sql: Sql): Promise<{ total: number; estimated: boolean }> {
   const plan = await db.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> | string }>(
     `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}${sql.whereSql}`,
     sql.params,
@@ -118,8 +129,16 @@ export async function listRows(
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   // id as the tie-breaker keeps pages stable
   const orderBy = sortField === 'id' ? `t.id ${dir}` : `${column(def, sortField)} ${dir}, t.id ${dir}`;
+  const limit = `LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  // Computed columns (sub-selects) are evaluated for the page's rows only: the inner query
+  // finds the page's ids (through an index, skipping OFFSET rows cheaply), the outer one reads
+  // those rows whole. Selecting them in one query would evaluate them for every skipped row.
+  const computed = Object.values(def.fields).some((f) => f.select && /\bSELECT\b/i.test(f.select) && !f.detailOnly);
   const rows = await db.query<Row>(
-    `SELECT ${selectList(def, true)} FROM ${def.table} t ${def.joins ?? ''}${sql.whereSql} ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    computed || def.joins
+      ? `SELECT ${selectList(def, true)} FROM (SELECT t.id FROM ${def.table} t${sql.whereSql} ORDER BY ${orderBy} ${limit}) page` +
+          ` JOIN ${def.table} t ON t.id = page.id ${def.joins ?? ''} ORDER BY ${orderBy}`
+      : `SELECT ${selectList(def, true)} FROM ${def.table} t${sql.whereSql} ORDER BY ${orderBy} ${limit}`,
     sql.params,
   );
   const out: Page<Row> = { list: rows.rows, total, page, page_size: pageSize };
