@@ -7,6 +7,8 @@ export interface SchemaCache {
   get(id: string, hash: string): LoadedSchema | undefined;
   set(entry: LoadedSchema): void;
   drop(id: string): void;
+  /** nothing cached yet, in memory or storage (a first visit) */
+  isEmpty(): boolean;
 }
 
 export function createSchemaCache(storage: Storage | null): SchemaCache {
@@ -34,6 +36,15 @@ export function createSchemaCache(storage: Storage | null): SchemaCache {
       } catch {
         /* storage full or disabled: memory only */
       }
+    },
+    isEmpty() {
+      if (memory.size) return false;
+      try {
+        for (let i = 0; i < (storage?.length ?? 0); i++) if (storage!.key(i)?.startsWith(PREFIX)) return false;
+      } catch {
+        /* storage disabled: memory only */
+      }
+      return true;
     },
     drop(id) {
       memory.delete(id);

@@ -2,7 +2,7 @@
  * Column settings (visibility, order, width) persisted per user and schema in localStorage
  * under `bo.columns.<userId>.<schemaId>`.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 
 export interface ColumnSettings {
   order: string[];
@@ -37,8 +37,14 @@ export function orderedKeys(keys: string[], s: ColumnSettings): string[] {
 export function useColumnSettings(userId: string | number | null | undefined, schemaId: string, keys: string[], defaultHidden: string[]) {
   const key = columnSettingsKey(userId, schemaId);
   const fallback = useMemo<ColumnSettings>(() => ({ order: keys, hidden: defaultHidden, widths: {} }), [keys.join(','), defaultHidden.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const [settings, setSettings] = useState<ColumnSettings>(() => read(key, fallback));
-  useEffect(() => setSettings(read(key, fallback)), [key, fallback]);
+  const [state, setState] = useState(() => ({ key, fallback, settings: read(key, fallback) }));
+  // another schema, user or column set: read again during render (no effect, no extra commit)
+  let settings = state.settings;
+  if (state.key !== key || state.fallback !== fallback) {
+    settings = read(key, fallback);
+    setState({ key, fallback, settings });
+  }
+  const setSettings = useCallback((next: ColumnSettings) => setState((s) => ({ ...s, settings: next })), []);
   const save = useCallback(
     (next: ColumnSettings) => {
       setSettings(next);
@@ -48,7 +54,7 @@ export function useColumnSettings(userId: string | number | null | undefined, sc
         /* ignore */
       }
     },
-    [key],
+    [key, setSettings],
   );
   const reset = useCallback(() => {
     setSettings(fallback);
@@ -57,6 +63,6 @@ export function useColumnSettings(userId: string | number | null | undefined, sc
     } catch {
       /* ignore */
     }
-  }, [key, fallback]);
+  }, [key, fallback, setSettings]);
   return { settings, save, reset, order: orderedKeys(keys, settings) };
 }

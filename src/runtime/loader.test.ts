@@ -86,6 +86,43 @@ describe('schema loader', () => {
     expect((await loader.load('demo.thing.list')).schema.version).toBe(2);
   });
 
+  it('resolves route and schema in one step; answers synchronously once both are known', async () => {
+    const { http } = fakeHttp(list());
+    const loader = createSchemaLoader(http, { storage: null });
+    expect(loader.peekRoute('/admin_center/things')).toBeUndefined();
+    const r = await loader.resolveRoute('/admin_center/things');
+    expect(r?.hit.route).toBe('/admin_center/things');
+    expect(r?.loaded.schema.kind).toBe('list');
+    expect(loader.peekRoute('/admin_center/things')?.loaded).toBe(r?.loaded);
+    expect(loader.peek('demo.thing.list')).toBe(r?.loaded);
+    expect(loader.peekRoute('/admin_center/elsewhere')).toBeNull();
+    expect(await loader.resolveRoute('/admin_center/elsewhere')).toBeNull();
+    expect(http.get.mock.calls.map((c) => c[0])).toEqual(['schema/list', 'schema/detail']);
+  });
+
+  it('names schema/list when the index fails, and the schema when its check fails', async () => {
+    const failing = fakeHttp(list());
+    failing.http.get.mockRejectedValueOnce(new Error('offline'));
+    const e1 = (await createSchemaLoader(failing.http, { storage: null }).resolveRoute('/admin_center/things').catch((e: unknown) => e)) as SchemaLoadError;
+    expect(e1).toBeInstanceOf(SchemaLoadError);
+    expect(e1.problems[0]).toMatchObject({ id: 'schema/list', reason: 'offline' });
+    const { http } = fakeHttp(list({ schemaVersion: 9 }));
+    const e2 = (await createSchemaLoader(http, { storage: null }).resolveRoute('/admin_center/things').catch((e: unknown) => e)) as SchemaLoadError;
+    expect(e2.problems[0]).toMatchObject({ id: 'demo.thing.list', pointer: '/schemaVersion' });
+  });
+
+  it('a hash change makes peek miss until the new version is loaded', async () => {
+    const { http, state } = fakeHttp(list());
+    const loader = createSchemaLoader(http, { storage: null });
+    await loader.resolveRoute('/admin_center/things');
+    state.hash = 'h2';
+    state.doc = list({ version: 2 });
+    await loader.refreshList();
+    expect(loader.peekRoute('/admin_center/things')).toBeUndefined();
+    expect((await loader.resolveRoute('/admin_center/things'))?.loaded.schema.version).toBe(2);
+    expect(loader.peek('demo.thing.list')?.schema.version).toBe(2);
+  });
+
   it('matches routes with params; static routes win', () => {
     expect(matchRoute('/a/edit/:id', '/a/edit/7')).toEqual({ id: '7' });
     expect(matchRoute('/a/edit/:id', '/a/edit')).toBeNull();

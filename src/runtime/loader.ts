@@ -3,6 +3,12 @@
  * (reply { schema, hash, enums }), schemaVersion + ajv check, cache by hash (memory +
  * localStorage). In dev mode it polls schema/list and tells subscribers which ids changed.
  * Every failure becomes a SchemaLoadError naming id, JSON pointer and reason.
+ *
+ * A page resolves its route and its schema in one step (`resolveRoute`), and what is already
+ * known answers synchronously (`peek`, `peekRoute`), so a page renders once per stage that
+ * really waits for something: no intermediate "route found, schema loading" render, and no
+ * spinner at all for a schema cached by hash. The validators chunk is fetched alongside
+ * schema/detail (or alongside schema/list when nothing is cached yet), not after it.
  */
 import type { HttpPort } from './env.js';
 import { createSchemaCache, type SchemaCache } from './cache.js';
@@ -15,7 +21,7 @@ import {
   type SchemaListItem,
   type SchemaListReply,
 } from './types.js';
-import { asEnum, asPage, checkEnum, checkPageSchema } from './validate.js';
+import { asEnum, asPage, checkEnum, checkPageSchema, preloadValidators } from './validate.js';
 
 export interface SchemaLoader {
   /** the schema index (cached until `refreshList`) */
@@ -23,9 +29,23 @@ export interface SchemaLoader {
   refreshList(): Promise<SchemaListItem[]>;
   load(id: string): Promise<LoadedSchema>;
   findByRoute(pathname: string): Promise<RouteHit | null>;
+  /**
+   * Route lookup and schema load in one step: null when no schema has this route; rejects with
+   * a SchemaLoadError (id `schema/list` when the index itself failed).
+   */
+  resolveRoute(pathname: string): Promise<ResolvedRoute | null>;
+  /** what resolveRoute would answer, when it is known without waiting (else undefined) */
+  peekRoute(pathname: string): ResolvedRoute | null | undefined;
+  /** the checked schema when it is cached for the current hash (else undefined) */
+  peek(id: string): LoadedSchema | undefined;
   /** listener gets the ids whose hash changed (or that were added / removed) */
   subscribe(listener: (changed: string[]) => void): () => void;
   startPolling(intervalMs: number): () => void;
+}
+
+export interface ResolvedRoute {
+  hit: RouteHit;
+  loaded: LoadedSchema;
 }
 
 export interface LoaderOptions {
@@ -45,6 +65,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   const cache = options.cache ?? createSchemaCache(options.storage === undefined ? defaultStorage() : options.storage);
   const listeners = new Set<(changed: string[]) => void>();
   let items: Promise<SchemaListItem[]> | null = null;
+  /** the last index received (answers peek / peekRoute synchronously) */
+  let listed: SchemaListItem[] | null = null;
   let known = new Map<string, string>();
   const inflight = new Map<string, Promise<LoadedSchema>>();
 
@@ -55,6 +77,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     const changed = [...new Set([...known.keys(), ...next.keys()])].filter((id) => known.get(id) !== next.get(id));
     const first = known.size === 0;
     known = next;
+    listed = list;
     if (!first && changed.length) {
       changed.forEach((id) => inflight.delete(id));
       listeners.forEach((l) => l(changed));
@@ -80,6 +103,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     if (!item) throw new SchemaLoadError([{ id, pointer: '/', reason: 'schema not found or not permitted' }]);
     const hit = cache.get(id, item.hash);
     if (hit) return hit;
+    // the check needs the validators chunk: fetch it while schema/detail is on its way
+    preloadValidators();
     let reply: SchemaDetailReply;
     try {
       reply = await http.get<SchemaDetailReply>('schema/detail', { id }, { silent: true });
@@ -98,17 +123,51 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     return loaded;
   };
 
+  const load = (id: string): Promise<LoadedSchema> => {
+    let p = inflight.get(id);
+    if (!p) {
+      p = fetchOne(id);
+      inflight.set(id, p);
+      p.catch(() => inflight.delete(id));
+    }
+    return p;
+  };
+
+  const peek = (id: string): LoadedSchema | undefined => {
+    const hash = known.get(id);
+    return hash === undefined ? undefined : cache.get(id, hash);
+  };
+
+  const resolveRoute = async (pathname: string): Promise<ResolvedRoute | null> => {
+    // a first visit (nothing cached by hash) will check a schema: start on the validators now
+    if (!listed && cache.isEmpty()) preloadValidators();
+    let hit: RouteHit | null;
+    try {
+      hit = findSchemaByRoute(await list(), pathname);
+    } catch (e) {
+      throw new SchemaLoadError([{ id: 'schema/list', pointer: '/', reason: e instanceof Error ? e.message : String(e) }]);
+    }
+    if (!hit) return null;
+    try {
+      return { hit, loaded: await load(hit.item.id) };
+    } catch (e) {
+      if (e instanceof SchemaLoadError) throw e;
+      throw new SchemaLoadError([{ id: hit.item.id, pointer: '/', reason: e instanceof Error ? e.message : String(e) }]);
+    }
+  };
+
   return {
     list,
     refreshList,
-    load(id) {
-      let p = inflight.get(id);
-      if (!p) {
-        p = fetchOne(id);
-        inflight.set(id, p);
-        p.catch(() => inflight.delete(id));
-      }
-      return p;
+    load,
+    peek,
+    resolveRoute,
+    peekRoute(pathname) {
+      if (!listed) return undefined;
+      const hit = findSchemaByRoute(listed, pathname);
+      if (!hit) return null;
+      const loaded = peek(hit.item.id);
+      return loaded ? { hit, loaded } : undefined;
     },
     async findByRoute(pathname) {
       return findSchemaByRoute(await list(), pathname);

@@ -21,6 +21,13 @@ function loadValidators(): Promise<Validators> {
   return validators;
 }
 
+/** Starts fetching the validators chunk ahead of the first check (a failed fetch is retried then). */
+export function preloadValidators(): void {
+  loadValidators().catch(() => {
+    validators = null;
+  });
+}
+
 const PAGE_KINDS: readonly string[] = ['list', 'form', 'detail', 'tabs'];
 
 function describe(e: GeneratedError): string {

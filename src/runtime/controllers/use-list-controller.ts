@@ -50,6 +50,16 @@ export interface ListController {
   scope: Record<string, unknown>;
 }
 
+interface RequestState {
+  rows: Row[];
+  total: number;
+  totalEstimated: boolean;
+  loading: boolean;
+  error: unknown;
+}
+
+const INITIAL: RequestState = { rows: [], total: 0, totalEstimated: false, loading: true, error: null };
+
 const int = (v: string | undefined, fallback: number) => {
   const n = Number(v);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -72,14 +82,13 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const sortOrderRaw = q[sortNames.order] ?? schema.defaultSort?.order;
   const sortOrder = sortOrderRaw === 'ascend' || sortOrderRaw === 'descend' ? sortOrderRaw : undefined;
 
-  const [rows, setRows] = useState<Row[]>([]);
-  const [total, setTotal] = useState(0);
-  const [totalEstimated, setTotalEstimated] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>(null);
+  // one state for what a request brings, so a reply is one update (one commit), and a request
+  // started while the list already shows its loading state changes nothing
+  const [result, setResult] = useState<RequestState>(INITIAL);
+  const { rows, total, totalEstimated, loading, error } = result;
   const [tick, setTick] = useState(0);
-  const [selectedKeys, setSelectedKeys] = useState<Array<string | number>>([]);
-  const [selectedRows, setSelectedRows] = useState<Row[]>([]);
+  const [selection, setSelectionState] = useState<{ keys: Array<string | number>; rows: Row[] }>({ keys: [], rows: [] });
+  const { keys: selectedKeys, rows: selectedRows } = selection;
   const seq = useRef(0);
 
   const paramsKey = JSON.stringify(opts.params ?? {});
@@ -94,37 +103,31 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     if (paged) Object.assign(request, { page, page_size: pageSize });
     // the API convention (docs/api.md): sort_by + sort_order asc | desc; the URL keeps antd's words
     if (sortField && sortOrder) Object.assign(request, { [sortNames.field]: sortField, [sortNames.order]: sortOrder === 'ascend' ? 'asc' : 'desc' });
+    const failed = (e: unknown) => setResult((r) => ({ ...r, loading: false, error: e }));
     let mapped: Record<string, unknown>;
     try {
       mapped = resolveMap(schema.data.params, baseScope);
     } catch (e) {
-      setError(e);
-      setLoading(false);
+      failed(e);
       return;
     }
     Object.assign(request, mapped);
-    setLoading(true);
-    callApi<unknown>(env.http, schema.data.api, request)
-      .then((data) => {
+    setResult((r) => (r.loading ? r : { ...r, loading: true }));
+    callApi<unknown>(env.http, schema.data.api, request).then(
+      (data) => {
         if (id !== seq.current) return;
         if (Array.isArray(data)) {
-          setRows(data as Row[]);
-          setTotal(data.length);
-          setTotalEstimated(false);
+          setResult({ rows: data as Row[], total: data.length, totalEstimated: false, loading: false, error: null });
         } else {
           const pageData = (data ?? {}) as { list?: Row[]; total?: number; total_estimated?: boolean };
-          setRows(pageData.list ?? []);
-          setTotal(pageData.total ?? pageData.list?.length ?? 0);
-          setTotalEstimated(pageData.total_estimated === true);
+          const list = pageData.list ?? [];
+          setResult({ rows: list, total: pageData.total ?? list.length, totalEstimated: pageData.total_estimated === true, loading: false, error: null });
         }
-        setError(null);
-      })
-      .catch((e: unknown) => {
-        if (id === seq.current) setError(e);
-      })
-      .finally(() => {
-        if (id === seq.current) setLoading(false);
-      });
+      },
+      (e: unknown) => {
+        if (id === seq.current) failed(e);
+      },
+    );
   }, [schema, page, pageSize, filtersKey, sortField, sortOrder, tick, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const setFilters = useCallback(
@@ -148,10 +151,8 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
       query.set({ [sortNames.field]: order ? field : undefined, [sortNames.order]: order, page: undefined }),
     [query, sortNames.field, sortNames.order],
   );
-  const setSelection = useCallback((keys: Array<string | number>, sel: Row[]) => {
-    setSelectedKeys(keys);
-    setSelectedRows(sel);
-  }, []);
+  const setSelection = useCallback((keys: Array<string | number>, sel: Row[]) => setSelectionState({ keys, rows: sel }), []);
+  const scope = useMemo(() => ({ ...baseScope, selection: selectedRows, selectedKeys }), [baseScope, selectedRows, selectedKeys]);
   const refresh = useCallback(() => setTick((t) => t + 1), []);
 
   return {
@@ -175,6 +176,6 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     refresh,
     rowKey: schema.data.rowKey ?? 'id',
     virtual: pageSize >= (pagination?.virtualThreshold ?? 100),
-    scope: { ...baseScope, selection: selectedRows, selectedKeys },
+    scope,
   };
 }

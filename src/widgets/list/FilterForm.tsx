@@ -2,7 +2,7 @@ import { FormLayout } from '@formily/antd-v5';
 import { createForm } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { Button, Space } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import type { FormilyObject } from '../../runtime/types.js';
 import { usePreparedSchema, useSchemaField } from '../form/use-schema-field.js';
@@ -22,7 +22,11 @@ export function FilterForm({ schema, values, onSearch, onReset, scope }: Props) 
   const prepared = usePreparedSchema(schema, '/filters');
   const form = useMemo(() => createForm({ values }), [schema]); // eslint-disable-line react-hooks/exhaustive-deps
   const key = JSON.stringify(values);
+  // the form starts with the values; later query changes (back button, reset) are copied in
+  const shown = useRef({ form, key });
   useEffect(() => {
+    if (shown.current.form === form && shown.current.key === key) return;
+    shown.current = { form, key };
     form.setValues(values, 'overwrite');
   }, [form, key]); // eslint-disable-line react-hooks/exhaustive-deps
   return (

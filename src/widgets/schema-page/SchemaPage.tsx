@@ -1,9 +1,7 @@
 import { Result, Spin } from 'antd';
-import { useEffect, useState } from 'react';
 import { useRuntime } from '../../runtime/context.js';
-import type { RouteHit } from '../../runtime/routes.js';
-import { toProblems, useSchema } from '../../runtime/use-schema.js';
-import type { SchemaProblem } from '../../runtime/types.js';
+import type { LoadedSchema } from '../../runtime/types.js';
+import { useRouteSchema } from '../../runtime/use-schema.js';
 import { FormHost } from '../form/FormHost.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { Inspector } from './Inspector.js';
@@ -18,48 +16,36 @@ export interface SchemaPageProps {
   params: Record<string, string>;
 }
 
-type Lookup = { status: 'loading' } | { status: 'found'; hit: RouteHit } | { status: 'none' } | { status: 'error'; problems: SchemaProblem[] };
-
 /**
  * The page for every route without a bespoke screen: finds the schema whose route matches
- * (schema/list), loads and checks it, and renders it (list, form page, detail, tabs). Any
- * failure shows the error panel; the rest of the console keeps working.
+ * (schema/list) and loads and checks it in one step, then renders it (list, form page,
+ * detail, tabs). A spinner shows only while that step waits (never for a schema cached by
+ * hash). Any failure shows the error panel; the rest of the console keeps working.
  */
 export function SchemaPage({ path, params }: SchemaPageProps) {
-  const { loader } = useRuntime();
-  const [lookup, setLookup] = useState<Lookup>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    setLookup({ status: 'loading' });
-    loader
-      .findByRoute(path)
-      .then((hit) => live && setLookup(hit ? { status: 'found', hit } : { status: 'none' }))
-      .catch((e: unknown) => live && setLookup({ status: 'error', problems: toProblems('schema/list', e) }));
-    return () => {
-      live = false;
-    };
-  }, [loader, path]);
-  if (lookup.status === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
-  if (lookup.status === 'error') return <ErrorPanel problems={lookup.problems} />;
-  if (lookup.status === 'none') return <NoSchema path={path} />;
-  const hit = lookup.hit;
-  return <LoadedPage id={hit.item.id} route={hit.route} params={{ ...hit.params, ...params }} />;
+  const state = useRouteSchema(path);
+  if (state.status === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (state.status === 'error') return <ErrorPanel problems={state.problems} />;
+  if (state.status === 'none') return <NoSchema path={path} />;
+  return <LoadedPage loaded={state.loaded} route={state.hit.route} params={{ ...state.hit.params, ...params }} />;
 }
 
 function NoSchema({ path }: { path: string }) {
   const { env } = useRuntime();
-  return <Result status="404" data-testid="schema-missing" title={env.t('runtime.page.missing')} subTitle={path} />;
+  // antd's Result does not pass data-* attributes on
+  return (
+    <div data-testid="schema-missing">
+      <Result status="404" title={env.t('runtime.page.missing')} subTitle={path} />
+    </div>
+  );
 }
 
-function LoadedPage({ id, route, params }: { id: string; route: string; params: Record<string, string> }) {
+function LoadedPage({ loaded, route, params }: { loaded: LoadedSchema; route: string; params: Record<string, string> }) {
   const { env } = useRuntime();
-  const state = useSchema(id);
-  if (state.status === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
-  if (state.status === 'error') return <ErrorPanel problems={state.problems} />;
   const page = (
     <FormHost>
-      <SchemaView loaded={state.loaded} params={params} route={route} />
+      <SchemaView loaded={loaded} params={params} route={route} />
     </FormHost>
   );
-  return env.devMode ? <Inspector loaded={state.loaded}>{page}</Inspector> : page;
+  return env.devMode ? <Inspector loaded={loaded}>{page}</Inspector> : page;
 }
