@@ -3,7 +3,7 @@ import { startTsx } from '../lib/proc.js';
 import { failed, ratioOf, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
 import { API_CASES, queryString, type ApiCase } from './cases.js';
 import { benchData, type BenchData } from './data.js';
-import { envelopeOk, load, type LoadResult } from './load.js';
+import { envelopeOk, load, loadPair, type LoadResult } from './load.js';
 import { signIn } from './login.js';
 import type { RecordedQuery } from './recording-db.js';
 
@@ -64,7 +64,7 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
   const app = `http://127.0.0.1:${ready.app}`;
   const baseline = `http://127.0.0.1:${ready.baseline}`;
   const pg = data.driver === 'postgres';
-  const timing = ctx.smoke ? { duration: 2, warmup: 1 } : { duration: 10, warmup: 3 };
+  const timing = ctx.smoke ? { duration: 2, warmup: 1 } : { duration: 12, warmup: 3 };
   const connections = 50;
   const totals = new Map<string, number>();
   const figures: Figure[] = [];
@@ -87,8 +87,11 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
     if (!ctx.wants(`api.${c.id}`)) continue;
     ctx.log(`api ${c.id}: ${url} (${cap.queries.length} statements; total ${cap.total}${cap.estimated ? ' estimated' : ''})`);
     const explain = await post<Array<{ sql: string; plan: string }>>(`${baseline}/__bench/explain`, { queries: cap.queries });
-    const ours = await load({ url: app + url, headers, connections, ...timing, check: envelopeOk });
-    const base = await load({ url: `${baseline}/page/${c.id}`, connections, ...timing });
+    const { ours, base } = await loadPair(
+      { url: app + url, headers, connections, ...timing, check: envelopeOk },
+      { url: `${baseline}/page/${c.id}`, connections, ...timing },
+      ctx.smoke ? 1 : 3,
+    );
     ctx.log(`  ours ${ours.rps} req/s p99 ${ours.p99} ms — baseline ${base.rps} req/s p99 ${base.p99} ms`);
     const detail = {
       url,

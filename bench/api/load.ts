@@ -82,3 +82,54 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
 
 /** `{code: 10000}` envelope check for app replies. */
 export const envelopeOk = (status: number, body: string): boolean => status === 200 && body.includes('"code":10000');
+
+/**
+ * Ours and the baseline measured alternately, `rounds` times each with `duration / rounds`
+ * seconds per turn (after a warm-up of each), so a change in machine load hits both alike.
+ * req/s = all requests ÷ all measured seconds; p50 is the mean of the turns' p50s, p99 the
+ * worst turn's p99.
+ */
+export async function loadPair(ours: LoadOptions, base: LoadOptions, rounds: number): Promise<{ ours: LoadResult; base: LoadResult }> {
+  const turns: Array<{ o: LoadOptions; runs: LoadResult[] }> = [
+    { o: ours, runs: [] },
+    { o: base, runs: [] },
+  ];
+  for (const t of turns) {
+    if (typeof t.o.warmup === 'number') {
+      if (t.o.warmup > 0) await once(t.o, { duration: t.o.warmup });
+      await drain(t.o);
+    } else await once(t.o, { amount: t.o.warmup.requests });
+  }
+  for (let i = 0; i < rounds; i++) {
+    for (const t of turns) {
+      const seconds = Math.max(1, Math.round(t.o.duration / rounds));
+      const { r, bad } = await once(t.o, { duration: seconds });
+      t.runs.push({
+        rps: r.requests.total / (r.duration || seconds),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        mean: r.latency.average,
+        requests: r.requests.total,
+        bad,
+        connections: t.o.connections,
+        duration: r.duration || seconds,
+      });
+      await drain(t.o);
+    }
+  }
+  const merge = (runs: LoadResult[], o: LoadOptions): LoadResult => {
+    const requests = runs.reduce((a, r) => a + r.requests, 0);
+    const seconds = runs.reduce((a, r) => a + r.duration, 0);
+    return {
+      rps: round(requests / seconds, 1) ?? 0,
+      p50: round(runs.reduce((a, r) => a + r.p50, 0) / runs.length, 1) ?? 0,
+      p99: Math.max(...runs.map((r) => r.p99)),
+      mean: round(runs.reduce((a, r) => a + r.mean * r.requests, 0) / Math.max(1, requests), 2) ?? 0,
+      requests,
+      bad: runs.reduce((a, r) => a + r.bad, 0),
+      connections: o.connections,
+      duration: round(seconds, 1) ?? 0,
+    };
+  };
+  return { ours: merge(turns[0].runs, ours), base: merge(turns[1].runs, base) };
+}
