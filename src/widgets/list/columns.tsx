@@ -6,6 +6,7 @@ import type { RuntimeEnv } from '../../runtime/env.js';
 import type { Registry } from '../../runtime/registry.js';
 import type { ColumnSpec } from '../../runtime/types.js';
 import type { ColumnSettings } from '../../runtime/column-settings.js';
+import { cellOf } from './cell.js';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +32,10 @@ export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext)
       const { c, i } = byKey.get(k)!;
       const widget = c.widget ?? (c.enum ? 'EnumTag' : 'Text');
       const Comp = ctx.registry.get(widget, `/columns/${i}/widget`);
+      const props = c.widgetProps ?? {};
+      const path = c.dataIndex ?? c.key;
+      const cell = cellOf(Comp);
+      const env = ctx.env;
       return {
         key: c.key,
         title: ctx.env.t(c.title),
@@ -41,8 +46,9 @@ export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext)
         ellipsis: c.ellipsis,
         sorter: c.sorter ? true : undefined,
         sortOrder: c.sorter ? (ctx.sorter.field === c.key ? (ctx.sorter.order ?? null) : null) : undefined,
-        render: (_: unknown, row: Row) =>
-          createElement(Comp, { ...(c.widgetProps ?? {}), value: getPath(row, c.dataIndex ?? c.key), record: row, enumId: c.enum }),
+        render: cell
+          ? (_: unknown, row: Row) => cell(getPath(row, path), props, { env, record: row })
+          : (_: unknown, row: Row) => createElement(Comp, { ...props, value: getPath(row, path), record: row, enumId: c.enum }),
       };
     });
 }
