@@ -74,6 +74,9 @@ async function shopsOf(db: import('../db/db.js').Queryable, userId: number) {
   return r.rows;
 }
 
+/** the picker's list: the same declaration with a larger page allowed */
+const customerPicker: ResourceDef = { ...customer, maxPageSize: 1000 };
+
 export const merchantRoutes: RouteDef[] = [
   {
     method: 'GET',
@@ -89,7 +92,7 @@ export const merchantRoutes: RouteDef[] = [
         keyword: { type: 'string', maxLength: 100 },
       },
     },
-    handler: ({ db, query }) => listRows({ ...customer, maxPageSize: 1000 }, db, query as Record<string, unknown>),
+    handler: ({ db, query }) => listRows(customerPicker, db, query as Record<string, unknown>),
   },
   {
     method: 'GET',

@@ -43,13 +43,40 @@ export function toPrefixQuery(keyword: string): string | null {
 
 const column = (def: ResourceDef, name: string) => `t.${def.fields[name]?.column ?? name}`;
 
+/** What a list needs of a declaration, worked out once per declaration (they never change). */
+interface Plan {
+  filters: Array<{ name: string; col: string; cast: string; kind: NonNullable<ResourceDef['fields'][string]['filter']> }>;
+  selectList: string;
+  selectDetail: string;
+  /** a list column is a sub-select: page the ids first (see listRows) */
+  computed: boolean;
+}
+const plans = new WeakMap<ResourceDef, Plan>();
+function planOf(def: ResourceDef): Plan {
+  let plan = plans.get(def);
+  if (!plan) {
+    const select = (list: boolean) =>
+      Object.entries(def.fields)
+        .filter(([, f]) => !(list && f.detailOnly))
+        .map(([name, f]) => `${f.select ?? `t.${f.column ?? name}`} AS "${name}"`)
+        .join(', ');
+    plan = {
+      filters: Object.entries(def.fields)
+        .filter(([, f]) => f.filter)
+        .map(([name, f]) => ({ name, col: column(def, name), cast: f.schema.format === 'date-time' ? '::timestamptz' : '', kind: f.filter! })),
+      selectList: select(true),
+      selectDetail: select(false),
+      computed: Object.values(def.fields).some((f) => !f.detailOnly && !!f.select && /\bSELECT\b/i.test(f.select)),
+    };
+    plans.set(def, plan);
+  }
+  return plan;
+}
+
 /** Adds the declared filters present in `query` to `sql`. */
 export function applyFilters(def: ResourceDef, query: Record<string, unknown>, sql: Sql): void {
-  for (const [name, f] of Object.entries(def.fields)) {
-    if (!f.filter) continue;
-    const col = column(def, name);
-    const cast = f.schema.format === 'date-time' ? '::timestamptz' : '';
-    if (f.filter === 'range') {
+  for (const { name, col, cast, kind } of planOf(def).filters) {
+    if (kind === 'range') {
       const from = query[`${name}_from`];
       const to = query[`${name}_to`];
       if (from !== undefined && from !== '') sql.where.push(`${col} >= ${sql.p(from)}${cast}`);
@@ -62,7 +89,7 @@ export function applyFilters(def: ResourceDef, query: Record<string, unknown>, s
     }
     const v = query[name];
     if (v === undefined || v === '' || v === null) continue;
-    sql.where.push(f.filter === 'ci' ? `lower(${col}) = lower(${sql.p(v)})` : `${col} = ${sql.p(v)}`);
+    sql.where.push(kind === 'ci' ? `lower(${col}) = lower(${sql.p(v)})` : `${col} = ${sql.p(v)}`);
   }
   const kw = typeof query.keyword === 'string' ? query.keyword.trim() : '';
   if (!kw) return;
@@ -77,10 +104,8 @@ export function applyFilters(def: ResourceDef, query: Record<string, unknown>, s
 }
 
 export function selectList(def: ResourceDef, list: boolean): string {
-  return Object.entries(def.fields)
-    .filter(([, f]) => !(list && f.detailOnly))
-    .map(([name, f]) => `${f.select ?? `t.${f.column ?? name}`} AS "${name}"`)
-    .join(', ');
+  const plan = planOf(def);
+  return list ? plan.selectList : plan.selectDetail;
 }
 
 /** Exact or estimated count of `FROM <table> t <where>`, kept briefly on a tracked database. */
@@ -133,9 +158,8 @@ export async function listRows(
   // Computed columns (sub-selects) are evaluated for the page's rows only: the inner query
   // finds the page's ids (through an index, skipping OFFSET rows cheaply), the outer one reads
   // those rows whole. Selecting them in one query would evaluate them for every skipped row.
-  const computed = Object.values(def.fields).some((f) => f.select && /\bSELECT\b/i.test(f.select) && !f.detailOnly);
   const rows = await db.query<Row>(
-    computed || def.joins
+    planOf(def).computed || def.joins
       ? `SELECT ${selectList(def, true)} FROM (SELECT t.id FROM ${def.table} t${sql.whereSql} ORDER BY ${orderBy} ${limit}) page` +
           ` JOIN ${def.table} t ON t.id = page.id ${def.joins ?? ''} ORDER BY ${orderBy}`
       : `SELECT ${selectList(def, true)} FROM ${def.table} t${sql.whereSql} ORDER BY ${orderBy} ${limit}`,
