@@ -1,5 +1,5 @@
 import './testing/dom-polyfills.js';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { RuntimeContext } from '../runtime/context.js';
@@ -8,6 +8,8 @@ import { prepareFormilySchema } from '../runtime/formily-schema.js';
 import { createSchemaLoader } from '../runtime/loader.js';
 import { WIDGET_NAMES } from './names.js';
 import { createDefaultRegistry, defaultEntries } from './registry.js';
+import { preloadSchemaWidgets, schemaWidgetNames } from './preload.js';
+import shopList from '../../schemas/pages/intelligent_text/shop.list.json';
 import { createFakeEnv } from './testing/env.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,5 +59,39 @@ describe('widget registry', () => {
     const out = prepareFormilySchema(schema, { ...opts, strict: false }) as { properties: Record<string, Record<string, unknown>> };
     expect(out.properties.a['x-component']).toBe('UnknownWidget');
     expect(out.properties.a['x-component-props']).toEqual({ name: 'Inptu', pointer: '/schema/properties/a/x-component' });
+  });
+
+  it('a lazy widget loads once, keeps one stable component and shows a placeholder until loaded', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let loads = 0;
+    const Hello = ({ value }: { value?: unknown }) => createElement('b', { 'data-testid': 'hello' }, String(value));
+    const reg = createRegistry(
+      [{ name: 'Hello', kind: 'display', load: () => (loads++, gate.then(() => Hello as never)) }],
+      { fallback: () => () => null },
+    );
+    const Comp = reg.get('Hello', '/x');
+    expect(reg.get('Hello', '/y')).toBe(Comp);
+    expect(reg.components().Hello).toBe(Comp);
+    expect(reg.isLoaded('Hello')).toBe(false);
+    render(createElement(Comp, { value: 'hi' }));
+    expect(document.querySelector('[data-widget-loading="Hello"]')).not.toBeNull();
+    await act(async () => {
+      release();
+      await reg.preload(['Hello', 'Nope']);
+    });
+    expect((await screen.findByTestId('hello')).textContent).toBe('hi');
+    expect(loads).toBe(1);
+    expect(reg.isLoaded('Hello')).toBe(true);
+  });
+
+  it('preloadSchemaWidgets loads what a schema names, so its page renders without suspending', async () => {
+    const names = schemaWidgetNames(shopList);
+    expect(names).toEqual(expect.arrayContaining(['FormItem', 'Input', 'Select', 'DatePicker.RangePicker', 'EnumTag', 'DateTime']));
+    expect(schemaWidgetNames({ columns: [{ key: 'a', enum: 'env' }, { key: 'b', enum: 'env', widget: 'Text' }] })).toEqual(['EnumTag', 'Text']);
+    const reg = createDefaultRegistry();
+    await preloadSchemaWidgets(reg, { id: 'x', hash: 'h', schema: shopList, enums: {} });
+    for (const n of names) expect(reg.isLoaded(n)).toBe(true);
+    expect(reg.isLoaded('Upload')).toBe(false);
   });
 });

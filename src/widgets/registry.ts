@@ -2,101 +2,117 @@
  * The default widget registry, built by ONE call to createRegistry: Formily inputs from
  * @formily/antd-v5, layout components, our display widgets and inputs. Pass `strict: true`
  * in tests (unknown names throw) and `extra` to add widgets (a duplicate name throws).
+ *
+ * Only the small display widgets without antd dependencies are bundled with the runtime;
+ * every other widget is its own chunk, loaded when a schema names it (see ./preload.ts:
+ * `preloadSchemaWidgets` loads them once the schema is loaded, before the page renders).
  */
-import {
-  ArrayItems,
-  ArrayTable,
-  Checkbox,
-  DatePicker,
-  FormGrid,
-  FormItem,
-  FormLayout,
-  Input,
-  NumberPicker,
-  Password,
-  Radio,
-  Select,
-  Space,
-  Switch,
-  TimePicker,
-  TreeSelect,
-  Upload,
-} from '@formily/antd-v5';
+import { FormLayout } from '@formily/antd-v5/esm/form-layout/index.js';
 import { createElement, type ComponentType } from 'react';
 import { createRegistry, type Registry, type WidgetEntry, type WidgetKind } from '../runtime/registry.js';
-import { AuditDiff } from './display/AuditDiff.js';
-import { BooleanText } from './display/BooleanText.js';
-import { CopyText } from './display/CopyText.js';
 import { DateTime } from './display/DateTime.js';
-import { EllipsisText } from './display/EllipsisText.js';
-import { EnumTag } from './display/EnumTag.js';
 import { FileSize } from './display/FileSize.js';
-import { Image } from './display/Image.js';
 import { JsonView } from './display/JsonView.js';
 import { Link } from './display/Link.js';
 import { Money } from './display/Money.js';
 import { Text } from './display/Text.js';
-import { Transcript } from './display/Transcript.js';
-import { PermissionTree } from './inputs/PermissionTree.js';
-import { RemoteSelect } from './inputs/RemoteSelect.js';
 import { UNKNOWN_WIDGET } from './names.js';
 import { UnknownWidget } from './UnknownWidget.js';
+
+type Loaded = ComponentType<never>;
+type Member = Record<string, unknown>;
 
 const e = (name: string, kind: WidgetKind, component: unknown): WidgetEntry => ({
   name,
   kind,
-  component: component as ComponentType<never>,
+  component: component as Loaded,
 });
+
+/** A lazy entry: `load` imports the module, `pick` takes the component out of it. */
+const lazy = <M>(name: string, kind: WidgetKind, load: () => Promise<M>, pick: (m: M) => unknown): WidgetEntry => ({
+  name,
+  kind,
+  load: () => load().then((m) => pick(m) as Loaded),
+});
+
+/** `Parent.Child` entries of one module, e.g. ArrayTable.Column. */
+const member = (parent: unknown, child: string): unknown => (child ? (parent as Member)[child] : parent);
+
+// one dynamic import per Formily module (deep paths: each is its own chunk, not the whole package)
+const formily = {
+  Input: () => import('@formily/antd-v5/esm/input/index.js').then((m) => m.Input),
+  Password: () => import('@formily/antd-v5/esm/password/index.js').then((m) => m.Password),
+  NumberPicker: () => import('@formily/antd-v5/esm/number-picker/index.js').then((m) => m.NumberPicker),
+  Select: () => import('@formily/antd-v5/esm/select/index.js').then((m) => m.Select),
+  Radio: () => import('@formily/antd-v5/esm/radio/index.js').then((m) => m.Radio),
+  Checkbox: () => import('@formily/antd-v5/esm/checkbox/index.js').then((m) => m.Checkbox),
+  Switch: () => import('@formily/antd-v5/esm/switch/index.js').then((m) => m.Switch),
+  DatePicker: () => import('@formily/antd-v5/esm/date-picker/index.js').then((m) => m.DatePicker),
+  TimePicker: () => import('@formily/antd-v5/esm/time-picker/index.js').then((m) => m.TimePicker),
+  TreeSelect: () => import('@formily/antd-v5/esm/tree-select/index.js').then((m) => m.TreeSelect),
+  Upload: () => import('@formily/antd-v5/esm/upload/index.js').then((m) => m.Upload),
+  FormItem: () => import('@formily/antd-v5/esm/form-item/index.js').then((m) => m.FormItem),
+  FormGrid: () => import('@formily/antd-v5/esm/form-grid/index.js').then((m) => m.FormGrid),
+  Space: () => import('@formily/antd-v5/esm/space/index.js').then((m) => m.Space),
+  ArrayTable: () => import('@formily/antd-v5/esm/array-table/index.js').then((m) => m.ArrayTable),
+  ArrayItems: () => import('@formily/antd-v5/esm/array-items/index.js').then((m) => m.ArrayItems),
+} satisfies Record<string, () => Promise<unknown>>;
+
+/** `Family` or `Family.Child` from one of the Formily modules above. */
+const fromFormily = (name: string, kind: WidgetKind): WidgetEntry => {
+  const [family, child = ''] = name.split('.') as [keyof typeof formily, string?];
+  return lazy(name, kind, formily[family], (c) => member(c, child));
+};
 
 export function defaultEntries(): WidgetEntry[] {
   return [
-    e('Input', 'input', Input),
-    e('Input.TextArea', 'input', Input.TextArea),
-    e('Password', 'input', Password),
-    e('NumberPicker', 'input', NumberPicker),
-    e('Select', 'input', Select),
-    e('Radio.Group', 'input', Radio.Group),
-    e('Checkbox', 'input', Checkbox),
-    e('Checkbox.Group', 'input', Checkbox.Group),
-    e('Switch', 'input', Switch),
-    e('DatePicker', 'input', DatePicker),
-    e('DatePicker.RangePicker', 'input', DatePicker.RangePicker),
-    e('TimePicker', 'input', TimePicker),
-    e('TreeSelect', 'input', TreeSelect),
-    e('Upload', 'input', Upload),
-    e('RemoteSelect', 'input', RemoteSelect),
-    e('PermissionTree', 'input', PermissionTree),
-    e('FormItem', 'decorator', FormItem),
-    e('FormGrid', 'layout', FormGrid),
-    e('FormLayout', 'layout', FormLayout),
-    e('Space', 'layout', Space),
-    e('ArrayTable', 'layout', ArrayTable),
-    e('ArrayTable.Column', 'layout', ArrayTable.Column),
-    e('ArrayTable.Addition', 'layout', ArrayTable.Addition),
-    e('ArrayTable.Remove', 'layout', ArrayTable.Remove),
-    e('ArrayTable.Index', 'layout', ArrayTable.Index),
-    e('ArrayTable.MoveUp', 'layout', ArrayTable.MoveUp),
-    e('ArrayTable.MoveDown', 'layout', ArrayTable.MoveDown),
-    e('ArrayItems', 'layout', ArrayItems),
-    e('ArrayItems.Item', 'layout', ArrayItems.Item),
-    e('ArrayItems.Addition', 'layout', ArrayItems.Addition),
-    e('ArrayItems.Remove', 'layout', ArrayItems.Remove),
-    e('ArrayItems.Index', 'layout', ArrayItems.Index),
-    e('ArrayItems.MoveUp', 'layout', ArrayItems.MoveUp),
-    e('ArrayItems.MoveDown', 'layout', ArrayItems.MoveDown),
+    fromFormily('Input', 'input'),
+    fromFormily('Input.TextArea', 'input'),
+    fromFormily('Password', 'input'),
+    fromFormily('NumberPicker', 'input'),
+    fromFormily('Select', 'input'),
+    fromFormily('Radio.Group', 'input'),
+    fromFormily('Checkbox', 'input'),
+    fromFormily('Checkbox.Group', 'input'),
+    fromFormily('Switch', 'input'),
+    fromFormily('DatePicker', 'input'),
+    fromFormily('DatePicker.RangePicker', 'input'),
+    fromFormily('TimePicker', 'input'),
+    fromFormily('TreeSelect', 'input'),
+    fromFormily('Upload', 'input'),
+    lazy('RemoteSelect', 'input', () => import('./inputs/RemoteSelect.js'), (m) => m.RemoteSelect),
+    lazy('PermissionTree', 'input', () => import('./inputs/PermissionTree.js'), (m) => m.PermissionTree),
+    fromFormily('FormItem', 'decorator'),
+    fromFormily('FormGrid', 'layout'),
+    e('FormLayout', 'layout', FormLayout), // the list's filter form uses it directly
+    fromFormily('Space', 'layout'),
+    fromFormily('ArrayTable', 'layout'),
+    fromFormily('ArrayTable.Column', 'layout'),
+    fromFormily('ArrayTable.Addition', 'layout'),
+    fromFormily('ArrayTable.Remove', 'layout'),
+    fromFormily('ArrayTable.Index', 'layout'),
+    fromFormily('ArrayTable.MoveUp', 'layout'),
+    fromFormily('ArrayTable.MoveDown', 'layout'),
+    fromFormily('ArrayItems', 'layout'),
+    fromFormily('ArrayItems.Item', 'layout'),
+    fromFormily('ArrayItems.Addition', 'layout'),
+    fromFormily('ArrayItems.Remove', 'layout'),
+    fromFormily('ArrayItems.Index', 'layout'),
+    fromFormily('ArrayItems.MoveUp', 'layout'),
+    fromFormily('ArrayItems.MoveDown', 'layout'),
     e('Text', 'display', Text),
-    e('EnumTag', 'display', EnumTag),
+    lazy('EnumTag', 'display', () => import('./display/EnumTag.js'), (m) => m.EnumTag),
     e('DateTime', 'display', DateTime),
     e('FileSize', 'display', FileSize),
     e('Money', 'display', Money),
-    e('BooleanText', 'display', BooleanText),
+    lazy('BooleanText', 'display', () => import('./display/BooleanText.js'), (m) => m.BooleanText),
     e('Link', 'display', Link),
-    e('Image', 'display', Image),
-    e('CopyText', 'display', CopyText),
-    e('EllipsisText', 'display', EllipsisText),
+    lazy('Image', 'display', () => import('./display/Image.js'), (m) => m.Image),
+    lazy('CopyText', 'display', () => import('./display/CopyText.js'), (m) => m.CopyText),
+    lazy('EllipsisText', 'display', () => import('./display/EllipsisText.js'), (m) => m.EllipsisText),
     e('JsonView', 'display', JsonView),
-    e('AuditDiff', 'display', AuditDiff),
-    e('Transcript', 'display', Transcript),
+    lazy('AuditDiff', 'display', () => import('./display/AuditDiff.js'), (m) => m.AuditDiff),
+    lazy('Transcript', 'display', () => import('./display/Transcript.js'), (m) => m.Transcript),
     e(UNKNOWN_WIDGET, 'display', UnknownWidget),
   ];
 }

@@ -1,10 +1,14 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { OpenFormRequest } from '../../runtime/actions.js';
 import { useRuntime } from '../../runtime/context.js';
 import { resolvePath } from '../../runtime/expr/template.js';
 import type { FormSchema, LoadedSchema } from '../../runtime/types.js';
 import { toProblems } from '../../runtime/use-schema.js';
-import { FormDialog } from './FormDialog.js';
+import { preloadSchemaWidgets } from '../preload.js';
+
+// the dialog (antd Modal / Drawer and the form body) is loaded with the first form opened
+const loadDialog = () => import('./FormDialog.js');
+const FormDialog = lazy(() => loadDialog().then((m) => ({ default: m.FormDialog })));
 
 export interface FormHostValue {
   openForm(req: OpenFormRequest): Promise<boolean>;
@@ -31,7 +35,7 @@ interface Open {
 
 /** Opens forms for openForm actions: modal / drawer forms here, page forms by navigating. */
 export function FormHost({ children }: { children: ReactNode }) {
-  const { env, loader } = useRuntime();
+  const { env, loader, registry } = useRuntime();
   const [open, setOpen] = useState<Open[]>([]);
   const seq = useRef(0);
   const openForm = useCallback(
@@ -39,6 +43,9 @@ export function FormHost({ children }: { children: ReactNode }) {
       let loaded: LoadedSchema;
       try {
         loaded = await loader.load(req.form);
+        // the form's widgets and the dialog code arrive before it opens, so it draws in one go
+        const inDialog = loaded.schema.kind === 'form' && loaded.schema.presentation !== 'page';
+        await Promise.all([preloadSchemaWidgets(registry, loaded), inDialog && loadDialog()]);
       } catch (e) {
         const p = toProblems(req.form, e)[0];
         env.notify.error(`${p.id} ${p.pointer}: ${p.reason}`);
@@ -59,23 +66,25 @@ export function FormHost({ children }: { children: ReactNode }) {
         setOpen((list) => [...list, { key, loaded: loaded as LoadedSchema<FormSchema>, req, resolve }]);
       });
     },
-    [env, loader],
+    [env, loader, registry],
   );
   const value = useMemo(() => ({ openForm }), [openForm]);
   return (
     <FormHostContext.Provider value={value}>
       {children}
-      {open.map((o) => (
-        <FormDialog
-          key={o.key}
-          loaded={o.loaded}
-          req={o.req}
-          onDone={(ok) => {
-            o.resolve(ok);
-            setTimeout(() => setOpen((list) => list.filter((x) => x.key !== o.key)), 300);
-          }}
-        />
-      ))}
+      <Suspense fallback={null}>
+        {open.map((o) => (
+          <FormDialog
+            key={o.key}
+            loaded={o.loaded}
+            req={o.req}
+            onDone={(ok) => {
+              o.resolve(ok);
+              setTimeout(() => setOpen((list) => list.filter((x) => x.key !== o.key)), 300);
+            }}
+          />
+        ))}
+      </Suspense>
     </FormHostContext.Provider>
   );
 }

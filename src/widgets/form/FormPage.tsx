@@ -1,11 +1,13 @@
 import { Button, Card, Space } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import { useFormController, type FormOutcome } from '../../runtime/controllers/use-form-controller.js';
 import type { FormMode, FormSchema, LoadedSchema } from '../../runtime/types.js';
 import { useInspect } from '../schema-page/inspect.js';
 import { FormFields } from './FormFields.js';
-import { ResultDialog } from './ResultDialog.js';
+
+// shown only after a submit that returns a result: its Modal loads then, not with every page
+const ResultDialog = lazy(() => import('./ResultDialog.js').then((m) => ({ default: m.ResultDialog })));
 
 /** A form schema presented as a page (mode from the route). */
 export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSchema>; mode: FormMode; params: Record<string, unknown> }) {
@@ -38,13 +40,15 @@ export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSc
         <Button onClick={back}>{env.t('runtime.form.back')}</Button>
       </Space>
       {shown?.result && (
-        <ResultDialog
-          result={shown.result}
-          onClose={() => {
-            setShown(null);
-            next(shown);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ResultDialog
+            result={shown.result}
+            onClose={() => {
+              setShown(null);
+              next(shown);
+            }}
+          />
+        </Suspense>
       )}
     </Card>
   );
