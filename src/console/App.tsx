@@ -1,28 +1,48 @@
-/** The console root: i18n, antd theme and locale from the settings, antd App, router, services. */
-import { App as AntApp, ConfigProvider, theme } from 'antd';
-import enUS from 'antd/es/locale/en_US';
-import zhCN from 'antd/es/locale/zh_CN';
+/** The console root: i18n, antd theme and locale from the settings, the antd App stand-in, router, services. */
+import { ConfigProvider, theme } from 'antd';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
-import { createI18n } from './i18n.js';
+import { createI18n, loadedLocale, loadLocale, type LocaleBundle } from './i18n.js';
 import { AppRoutes } from './routes/AppRoutes.js';
-import { ConsoleServices } from './services.js';
-import { settingsStore } from './settings/store.js';
+import { ConsoleServices, ConsoleUiProvider } from './services.js';
+import { DEFAULT_LOCALE, settingsStore, type Locale } from './settings/store.js';
 
 const i18n = createI18n(settingsStore.get().locale);
 
+/** Resolves once the saved locale's texts are here (call before the first render). */
+export function prepareConsole(): Promise<void> {
+  return loadLocale(i18n, settingsStore.get().locale).then(
+    () => undefined,
+    () => undefined, // the default locale is bundled; the console still starts
+  );
+}
+
 export function ConsoleApp() {
   const { locale, dark, primaryColor } = settingsStore.use((s) => s);
+  // the locale on screen: the chosen one once its bundle is loaded
+  const [shown, setShown] = useState<{ locale: Locale; bundle: LocaleBundle }>(() => {
+    const have = loadedLocale(locale);
+    return have ? { locale, bundle: have } : { locale: DEFAULT_LOCALE, bundle: loadedLocale(DEFAULT_LOCALE)! };
+  });
 
   useEffect(() => {
-    void i18n.changeLanguage(locale);
-    dayjs.locale(locale === 'zh-CN' ? 'zh-cn' : 'en');
-    document.documentElement.lang = locale;
-    document.title = i18n.t('shell.app.title');
+    let live = true;
+    loadLocale(i18n, locale)
+      .then((bundle) => live && setShown({ locale, bundle }))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
   }, [locale]);
+
+  useEffect(() => {
+    void i18n.changeLanguage(shown.locale);
+    dayjs.locale(shown.bundle.dayjsLocale);
+    document.documentElement.lang = shown.locale;
+    document.title = i18n.t('shell.app.title');
+  }, [shown]);
 
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -35,14 +55,14 @@ export function ConsoleApp() {
 
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider locale={locale === 'zh-CN' ? zhCN : enUS} theme={themeConfig}>
-        <AntApp>
+      <ConfigProvider locale={shown.bundle.antd} theme={themeConfig}>
+        <ConsoleUiProvider>
           <BrowserRouter>
             <ConsoleServices>
               <AppRoutes />
             </ConsoleServices>
           </BrowserRouter>
-        </AntApp>
+        </ConsoleUiProvider>
       </ConfigProvider>
     </I18nextProvider>
   );

@@ -1,9 +1,10 @@
 /** /change-password: old and new password; the server revokes the account's other sessions. */
-import { App, Button, Card, Form, Input } from 'antd';
+import { Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { http } from '../console/http/instance.js';
+import { useConsoleUi } from '../console/services.js';
 import { changePassword } from '../console/session/actions.js';
 
 const MIN_LENGTH = 8;
@@ -16,7 +17,7 @@ interface Values {
 
 export default function ChangePassword() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useConsoleUi();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const submit = async (v: Values) => {

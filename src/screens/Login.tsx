@@ -1,6 +1,12 @@
-/** The login page: no layout; email and password, each with a prompt when empty. */
+/**
+ * The login page: no layout; email and password, each with a prompt when empty. Kept light
+ * (it is the first page most visitors load): the card and headings are drawn from theme
+ * tokens rather than antd Card / Typography, and Input / Password come without TextArea.
+ */
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
-import { App, Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Form, theme } from 'antd';
+import Input from 'antd/es/input/Input.js';
+import Password from 'antd/es/input/Password.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
@@ -8,6 +14,7 @@ import { http } from '../console/http/instance.js';
 import { login } from '../console/session/actions.js';
 import { sessionStore } from '../console/session/store.js';
 import { LanguageSwitch } from '../console/layout/LanguageSwitch.js';
+import { useConsoleUi } from '../console/services.js';
 
 interface LoginForm {
   email: string;
@@ -16,7 +23,8 @@ interface LoginForm {
 
 export default function Login() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useConsoleUi();
+  const { token } = theme.useToken();
   const navigate = useNavigate();
   const location = useLocation();
   const status = sessionStore.use((s) => s.status);
@@ -43,13 +51,31 @@ export default function Login() {
       <div style={{ position: 'absolute', top: 16, right: 24 }}>
         <LanguageSwitch />
       </div>
-      <Card style={{ width: 380, maxWidth: '92vw' }}>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 4 }}>
+      <div
+        className="login-card"
+        style={{
+          width: 380,
+          maxWidth: '92vw',
+          boxSizing: 'border-box',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
+        <h3
+          style={{
+            textAlign: 'center',
+            margin: '0 0 4px',
+            color: token.colorTextHeading,
+            fontSize: token.fontSizeHeading3,
+            lineHeight: token.lineHeightHeading3,
+            fontWeight: token.fontWeightStrong,
+          }}
+        >
           {t('shell.login.title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-          {t('shell.login.subtitle')}
-        </Typography.Paragraph>
+        </h3>
+        <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextSecondary }}>{t('shell.login.subtitle')}</p>
         <Form<LoginForm> layout="vertical" onFinish={submit} requiredMark={false} autoComplete="on">
           <Form.Item
             name="email"
@@ -63,13 +89,13 @@ export default function Login() {
             label={t('shell.login.password')}
             rules={[{ required: true, message: t('shell.login.passwordRequired') }]}
           >
-            <Input.Password prefix={<LockOutlined />} placeholder={t('shell.login.passwordPlaceholder')} autoComplete="current-password" />
+            <Password prefix={<LockOutlined />} placeholder={t('shell.login.passwordPlaceholder')} autoComplete="current-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('shell.login.submit')}
           </Button>
         </Form>
-      </Card>
+      </div>
     </div>
   );
 }

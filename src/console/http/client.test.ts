@@ -1,32 +1,23 @@
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient, REQUEST_TIMEOUT, type ApiError, type HttpDeps } from './client.js';
 import { EXPORT_TIMEOUT, fileNameFromDisposition, withXlsxTimestamp } from './files.js';
 import { apiBase, isDevHost } from './host.js';
 import { readSid } from './cookies.js';
+import { requestUrl, serializeParams, TransportError, type Transport, type TransportRequest } from './transport.js';
 import zh from '../../locales/zh-CN/common.json';
 
 type Reply = { status?: number; data: unknown; headers?: Record<string, string> };
 
-/** A custom axios adapter in the style of axios-mock-adapter: records requests, replies from a function. */
-function mockAdapter(reply: (cfg: InternalAxiosRequestConfig) => Reply | Error) {
-  const calls: InternalAxiosRequestConfig[] = [];
-  const adapter: AxiosAdapter = async (cfg) => {
-    calls.push(cfg);
-    const r = reply(cfg);
+/** A transport in the style of axios-mock-adapter: records requests, replies from a function. */
+function mockTransport(reply: (req: TransportRequest) => Reply | Error) {
+  const calls: TransportRequest[] = [];
+  const transport: Transport = async (req) => {
+    calls.push(req);
+    const r = reply(req);
     if (r instanceof Error) throw r;
-    const response = { data: r.data, status: r.status ?? 200, statusText: '', headers: r.headers ?? {}, config: cfg };
-    if (response.status >= 400) {
-      const err = Object.assign(new Error(`Request failed with status code ${response.status}`), {
-        isAxiosError: true,
-        response,
-        config: cfg,
-      });
-      throw err;
-    }
-    return response;
+    return { data: r.data, status: r.status ?? 200, headers: r.headers ?? {} };
   };
-  return { adapter, calls };
+  return { transport, calls };
 }
 
 const lookup = (key: string, vars?: Record<string, unknown>): string => {
@@ -37,8 +28,8 @@ const lookup = (key: string, vars?: Record<string, unknown>): string => {
   return String(v ?? key).replace(/\{\{(\w+)\}\}/g, (_, n: string) => String(vars?.[n] ?? ''));
 };
 
-function setup(reply: (cfg: InternalAxiosRequestConfig) => Reply | Error, token = 'tok123') {
-  const { adapter, calls } = mockAdapter(reply);
+function setup(reply: (req: TransportRequest) => Reply | Error, token = 'tok123') {
+  const { transport, calls } = mockTransport(reply);
   const deps: HttpDeps & { errors: string[]; saved: Array<[Blob, string]>; opened: string[] } = {
     errors: [],
     saved: [],
@@ -47,7 +38,7 @@ function setup(reply: (cfg: InternalAxiosRequestConfig) => Reply | Error, token 
     showError: (text) => deps.errors.push(text),
     onUnauthorized: vi.fn(),
     getToken: () => token,
-    adapter,
+    transport,
     saveFile: (blob, name) => deps.saved.push([blob, name]),
     openFile: (url) => deps.opened.push(url),
   };
@@ -65,7 +56,7 @@ describe('http client envelope codes', () => {
     expect(cfg.url).toBe('admin/role/list');
     expect(cfg.params).toEqual({ page: 1 });
     expect(cfg.withCredentials).toBe(true);
-    expect(cfg.headers.get('admin-token')).toBe('tok123');
+    expect(cfg.headers['admin-token']).toBe('tok123');
     expect(cfg.timeout).toBe(REQUEST_TIMEOUT);
     expect(REQUEST_TIMEOUT).toBe(300000);
   });
@@ -79,7 +70,7 @@ describe('http client envelope codes', () => {
   it('sends no admin-token without a saved token', async () => {
     const { http, calls } = setup(() => ok(null), '');
     await http.post('user/login', { email: 'a', password: 'b' });
-    expect(calls[0].headers.get('admin-token')).toBeFalsy();
+    expect(calls[0].headers['admin-token']).toBeFalsy();
     expect(JSON.parse(String(calls[0].data))).toEqual({ email: 'a', password: 'b' });
   });
 
@@ -123,9 +114,18 @@ describe('http client envelope codes', () => {
   });
 
   it('a network failure shows the network message with the suffix', async () => {
-    const { http, deps } = setup(() => Object.assign(new Error('Network Error'), { isAxiosError: true, code: 'ERR_NETWORK' }));
+    const { http, deps } = setup(() => new TransportError('ERR_NETWORK', 'Network Error'));
     await expect(http.get('x')).rejects.toMatchObject({ code: -1 });
     expect(deps.errors).toEqual(['网络连接失败, 请检查网络或联系管理员']);
+  });
+
+  it('a timeout shows the 408 message with the suffix; a cancelled call rejects quietly', async () => {
+    const { http, deps } = setup(() => new TransportError('ECONNABORTED', 'timeout'));
+    await expect(http.get('x')).rejects.toMatchObject({ code: -1 });
+    expect(deps.errors).toEqual(['请求超时, 请检查网络或联系管理员']);
+    const cancelled = setup(() => new TransportError('ERR_CANCELED', 'canceled'));
+    await expect(cancelled.http.get('x')).rejects.toMatchObject({ name: 'CanceledError' });
+    expect(cancelled.deps.errors).toEqual([]);
   });
 
   it('an envelope on an HTTP error status is handled by its code', async () => {
@@ -138,7 +138,7 @@ describe('http client envelope codes', () => {
 describe('download and upload', () => {
   it('saves the file with the Content-Disposition name and reports progress', async () => {
     const { http, deps, calls } = setup((cfg) => {
-      cfg.onDownloadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true } as never);
+      cfg.onDownloadProgress?.({ loaded: 50, total: 100 });
       return { data: new Blob(['a,b']), headers: { 'content-type': 'text/csv', 'content-disposition': "attachment; filename*=UTF-8''%E6%8A%A5%E8%A1%A8.csv" } };
     });
     const progress: number[] = [];
@@ -171,7 +171,7 @@ describe('download and upload', () => {
 
   it('uploads FormData with progress and resolves data', async () => {
     const { http, calls } = setup((cfg) => {
-      cfg.onUploadProgress?.({ loaded: 3, total: 4, bytes: 3, lengthComputable: true } as never);
+      cfg.onUploadProgress?.({ loaded: 3, total: 4 });
       return ok({ id: 9 });
     });
     const form = new FormData();
@@ -184,6 +184,15 @@ describe('download and upload', () => {
 });
 
 describe('helpers', () => {
+  it('serializes query params as axios did', () => {
+    expect(serializeParams({ a: 1, b: 'x y', c: null, d: undefined, e: [1, 2], f: { g: 'h' }, t: true, at: 'a:b,c$' })).toBe(
+      'a=1&b=x+y&e%5B%5D=1&e%5B%5D=2&f%5Bg%5D=h&t=true&at=a:b,c$',
+    );
+    expect(serializeParams({ d: new Date('2026-01-02T03:04:05.000Z') })).toBe('d=2026-01-02T03:04:05.000Z');
+    expect(requestUrl({ baseURL: '/api/', url: 'admin/role/list', params: { page: 1 } })).toBe('/api/admin/role/list?page=1');
+    expect(requestUrl({ baseURL: 'https://h.example.com/api/', url: 'common/config' })).toBe('https://h.example.com/api/common/config');
+  });
+
   it('parses Content-Disposition file names', () => {
     expect(fileNameFromDisposition('attachment; filename="a b.xlsx"')).toBe('a b.xlsx');
     expect(fileNameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');

@@ -4,9 +4,9 @@
  * Envelope codes: 10000 resolves `data`; 20001 clears the session and goes to /login
  * (rejecting with 请先登录); any other code shows `msg` unless the call is silent and rejects
  * with an ApiError carrying code, msg and data (40001 field errors live in `data.errors`).
- * Transport failures show the HTTP status message plus the network suffix.
+ * Transport failures show the HTTP status message plus the network suffix. The wire is
+ * ./transport.ts (XMLHttpRequest); tests pass their own transport.
  */
-import axios, { type AxiosAdapter, type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { Code, type Envelope } from '../../contract/codes.js';
 import type { HttpPort, RequestOptions, TransferOptions } from '../../runtime/env.js';
 import { apiBase } from './host.js';
@@ -19,6 +19,7 @@ import {
   saveBlob,
   withXlsxTimestamp,
 } from './files.js';
+import { isCancel, TransportError, xhrTransport, type Method, type Progress, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 export const REQUEST_TIMEOUT = 300_000;
 /** HTTP statuses with a message of their own (spec section 8). */
@@ -44,7 +45,8 @@ export interface HttpDeps {
   onUnauthorized(): void;
   getToken(): string | undefined;
   baseURL?: string;
-  adapter?: AxiosAdapter;
+  /** the wire (default: XMLHttpRequest) */
+  transport?: Transport;
   saveFile?(blob: Blob, fileName: string): void;
   openFile?(url: string): void;
 }
@@ -58,23 +60,22 @@ export interface HttpClient extends HttpPort {
 
 const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null && 'code' in v;
 
-export function createHttpClient(deps: HttpDeps): HttpClient {
-  const ax = axios.create({
-    baseURL: deps.baseURL ?? apiBase(),
-    withCredentials: true,
-    timeout: REQUEST_TIMEOUT,
-    adapter: deps.adapter,
-  });
-  ax.interceptors.request.use((cfg) => {
-    const token = deps.getToken();
-    if (token) cfg.headers.set('admin-token', token);
-    return cfg;
-  });
+/** What a call asks of the transport, before the base, token header and body encoding are applied. */
+interface Call extends Partial<Omit<TransportRequest, 'data' | 'method' | 'url'>> {
+  method: Method;
+  url: string;
+  data?: unknown;
+}
 
-  const statusMessage = (status: number | undefined, err?: AxiosError): string => {
+const isOk = (status: number) => status >= 200 && status < 300;
+
+export function createHttpClient(deps: HttpDeps): HttpClient {
+  const transport = deps.transport ?? xhrTransport;
+
+  const statusMessage = (status: number | undefined, err?: unknown): string => {
     if (status && (KNOWN_STATUSES as readonly number[]).includes(status)) return deps.t(`common.http.status.${status}`);
     if (status) return deps.t('common.http.statusOther', { status });
-    if (err?.code === 'ECONNABORTED' || err?.code === 'ETIMEDOUT') return deps.t('common.http.status.408');
+    if (err instanceof TransportError && err.code === 'ECONNABORTED') return deps.t('common.http.status.408');
     return deps.t('common.http.network');
   };
 
@@ -94,40 +95,61 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     throw new ApiError(env.code, env.msg, env.data, status);
   };
 
-  const send = async <T>(cfg: AxiosRequestConfig, opts?: RequestOptions): Promise<AxiosResponse<T>> => {
-    try {
-      return await ax.request<T>({ ...cfg, timeout: opts?.timeout ?? cfg.timeout, signal: opts?.signal });
-    } catch (e) {
-      if (axios.isCancel(e)) throw e;
-      const err = e as AxiosError;
-      const status = err.response?.status;
-      // a reply that still carries an envelope (e.g. 20001 on a 401) is handled as one
-      if (err.response && isEnvelope(err.response.data)) settle(err.response.data, opts, status ?? 0);
-      const msg = statusMessage(status, err) + deps.t('common.http.networkSuffix');
-      if (!opts?.silent) deps.showError(msg);
-      throw new ApiError(-1, msg, err.response?.data ?? null, status);
-    }
+  const fail = (msg: string, opts: RequestOptions | undefined, data: unknown, status?: number): never => {
+    if (!opts?.silent) deps.showError(msg);
+    throw new ApiError(-1, msg, data, status);
   };
 
-  const call = async <T>(base: Base, cfg: AxiosRequestConfig, opts?: RequestOptions): Promise<T> => {
+  const send = async <T>(cfg: Call, opts?: RequestOptions): Promise<TransportResponse<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json, text/plain, */*' };
+    const token = deps.getToken();
+    if (token) headers['admin-token'] = token;
+    let data: TransportRequest['data'];
+    if (cfg.data instanceof FormData || cfg.data instanceof Blob || typeof cfg.data === 'string') data = cfg.data;
+    else if (cfg.data !== undefined) {
+      data = JSON.stringify(cfg.data);
+      headers['content-type'] = 'application/json';
+    }
+    let res: TransportResponse;
+    try {
+      res = await transport({
+        baseURL: deps.baseURL ?? apiBase(),
+        withCredentials: true,
+        ...cfg,
+        data,
+        headers,
+        timeout: opts?.timeout ?? cfg.timeout ?? REQUEST_TIMEOUT,
+        signal: opts?.signal,
+      });
+    } catch (e) {
+      if (isCancel(e)) throw e;
+      return fail(statusMessage(undefined, e) + deps.t('common.http.networkSuffix'), opts, null);
+    }
+    if (!isOk(res.status)) {
+      // a reply that still carries an envelope (e.g. 20001 on a 401) is handled as one
+      if (isEnvelope(res.data)) settle(res.data, opts, res.status);
+      return fail(statusMessage(res.status) + deps.t('common.http.networkSuffix'), opts, res.data ?? null, res.status);
+    }
+    return res as TransportResponse<T>;
+  };
+
+  const call = async <T>(base: Base, cfg: Call, opts?: RequestOptions): Promise<T> => {
     const res = await send<unknown>({ ...cfg, url: `${base}/${cfg.url}` }, opts);
     return settle<T>(res.data, opts, res.status);
   };
 
   const progress = (opts?: TransferOptions) =>
-    opts?.onProgress
-      ? (e: { loaded: number; total?: number }) => opts.onProgress?.(percentOf(e.loaded, e.total))
-      : undefined;
+    opts?.onProgress ? (e: Progress) => opts.onProgress?.(percentOf(e.loaded, e.total)) : undefined;
 
   return {
-    get: (path, params, opts) => call('admin', { method: 'GET', url: path, params }, opts),
-    post: (path, body, opts) => call('admin', { method: 'POST', url: path, data: body }, opts),
-    getCommon: (path, params, opts) => call('common', { method: 'GET', url: path, params }, opts),
+    get: (path, params, opts) => call('admin', { method: 'get', url: path, params }, opts),
+    post: (path, body, opts) => call('admin', { method: 'post', url: path, data: body }, opts),
+    getCommon: (path, params, opts) => call('common', { method: 'get', url: path, params }, opts),
 
     async download(path, body, opts) {
       const res = await send<Blob>(
         {
-          method: body === undefined ? 'GET' : 'POST',
+          method: body === undefined ? 'get' : 'post',
           url: `admin/${path}`,
           data: body,
           responseType: 'blob',
@@ -136,7 +158,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
         },
         opts,
       );
-      const type = String(res.headers['content-type'] ?? '');
+      const type = res.headers['content-type'] ?? '';
       if (type.includes('json')) {
         // an envelope instead of a file: an error, or a URL to fetch the file from
         const raw: unknown = res.data instanceof Blob ? JSON.parse(await res.data.text()) : res.data;
@@ -145,12 +167,12 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
         if (typeof url === 'string') (deps.openFile ?? openUrl)(withXlsxTimestamp(url));
         return;
       }
-      const name = fileNameFromDisposition(res.headers['content-disposition'] as string | undefined);
+      const name = fileNameFromDisposition(res.headers['content-disposition']);
       const blob = res.data instanceof Blob ? res.data : new Blob([res.data as BlobPart]);
       (deps.saveFile ?? saveBlob)(blob, name ?? opts?.fileName ?? DEFAULT_FILE_NAME);
     },
 
     upload: (path, form, opts) =>
-      call('admin', { method: 'POST', url: path, data: form, onUploadProgress: progress(opts) }, opts),
+      call('admin', { method: 'post', url: path, data: form, onUploadProgress: progress(opts) }, opts),
   };
 }

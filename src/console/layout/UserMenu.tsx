@@ -1,15 +1,16 @@
 /** User menu: change password and logout. */
 import { KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Avatar, Button, Dropdown } from 'antd';
+import { Avatar, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { http } from '../http/instance.js';
 import { logout } from '../session/actions.js';
 import { sessionStore } from '../session/store.js';
+import { useConsoleUi } from '../services.js';
 
 export function UserMenu() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useConsoleUi();
   const navigate = useNavigate();
   const user = sessionStore.use((s) => s.user);
   const onClick = async ({ key }: { key: string }) => {
