@@ -42,9 +42,25 @@ describe('useListController', () => {
     const { get, hook } = setup();
     await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
     expect(get).toHaveBeenCalledWith('thing/list', { page: 1, page_size: 10, scope: 5 }, undefined);
+    // requested once, during the first render (not again by the effect that reads the reply)
+    expect(get).toHaveBeenCalledTimes(1);
     expect(hook.result.current.ctl.total).toBe(42);
     expect(hook.result.current.ctl.totalEstimated).toBe(false);
     expect(hook.result.current.ctl.rows[0].name).toBe('row p1');
+  });
+
+  it('starts the first request while rendering, before any commit', () => {
+    const get = vi.fn(() => new Promise(() => undefined));
+    const env = { http: { get, post: vi.fn() } } as unknown as RuntimeEnv;
+    const seen: number[] = [];
+    renderHook(() => {
+      const query = useMemoryQuery({});
+      const ctl = useListController(schema, { env, query, params: { shop: 5 } });
+      seen.push(get.mock.calls.length);
+      return ctl;
+    });
+    expect(seen[0]).toBe(1);
+    expect(get).toHaveBeenCalledTimes(1);
   });
 
   it('tells when the server estimated the total', async () => {

@@ -97,23 +97,47 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     [filtersKey, paramsKey, opts.user], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
-  useEffect(() => {
-    const id = ++seq.current;
+  /** The request for the current state (throws when a `data.params` expression fails). */
+  const buildRequest = (): Record<string, unknown> => {
     const request: Record<string, unknown> = { ...scalarFilters(filters) };
     if (paged) Object.assign(request, { page, page_size: pageSize });
     // the API convention (docs/api.md): sort_by + sort_order asc | desc; the URL keeps antd's words
     if (sortField && sortOrder) Object.assign(request, { [sortNames.field]: sortField, [sortNames.order]: sortOrder === 'ascend' ? 'asc' : 'desc' });
-    const failed = (e: unknown) => setResult((r) => ({ ...r, loading: false, error: e }));
-    let mapped: Record<string, unknown>;
+    return Object.assign(request, resolveMap(schema.data.params, baseScope));
+  };
+
+  // The first page is requested while the list renders for the first time, not after its first
+  // commit: the reply is on its way while the page shell renders (the effect below picks it up
+  // when the request is still the same). Later requests (filters, paging, refresh) start there.
+  const first = useRef<{ key: string; reply: Promise<unknown> } | null | undefined>(undefined);
+  if (first.current === undefined) {
     try {
-      mapped = resolveMap(schema.data.params, baseScope);
+      const request = buildRequest();
+      const reply = callApi<unknown>(env.http, schema.data.api, request);
+      reply.catch(() => undefined); // handled by the effect; no unhandled-rejection report meanwhile
+      first.current = { key: JSON.stringify([schema.data.api, request]), reply };
+    } catch {
+      first.current = null; // the effect reports the failing expression
+    }
+  }
+
+  useEffect(() => {
+    const id = ++seq.current;
+    const failed = (e: unknown) => setResult((r) => ({ ...r, loading: false, error: e }));
+    let request: Record<string, unknown>;
+    try {
+      request = buildRequest();
     } catch (e) {
+      first.current = null;
       failed(e);
       return;
     }
-    Object.assign(request, mapped);
+    const pending = first.current;
+    first.current = null;
+    const reply =
+      pending && pending.key === JSON.stringify([schema.data.api, request]) ? pending.reply : callApi<unknown>(env.http, schema.data.api, request);
     setResult((r) => (r.loading ? r : { ...r, loading: true }));
-    callApi<unknown>(env.http, schema.data.api, request).then(
+    reply.then(
       (data) => {
         if (id !== seq.current) return;
         if (Array.isArray(data)) {
