@@ -4,8 +4,12 @@
  * no extra commit for a schema cached by hash); otherwise there is exactly one state change,
  * when the schema is ready or has failed. Both reload when the schema's hash changes (dev
  * polling, SCHEMA_WATCH), keeping the current page on screen until the new one is checked.
+ *
+ * `prepare` is what a schema needs before it can render in one go (the widgets layer passes
+ * "load the code of the lazy widgets it names"): it is part of the same step, so the page
+ * never renders half-ready and then again.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useRuntime } from './context.js';
 import type { ResolvedRoute, SchemaLoader } from './loader.js';
 import type { RouteHit } from './routes.js';
@@ -21,7 +25,26 @@ export function toProblems(id: string, e: unknown): SchemaProblem[] {
   return [{ id, pointer: '/', reason: e instanceof Error ? e.message : String(e) }];
 }
 
+/**
+ * Work a checked schema needs before it renders: a promise to wait for (never rejecting), or
+ * undefined when nothing is left to do (then a cached schema renders at once).
+ */
+export type PrepareSchema = (loaded: LoadedSchema) => Promise<unknown> | undefined;
+
 const LOADING = { status: 'loading' } as const;
+
+/** Runs `prepare` (if any) before handing the result on; a failing prepare does not block the page. */
+const after = <T>(prepare: PrepareSchema | undefined, loaded: LoadedSchema | undefined, value: T): Promise<T> | T => {
+  const p = loaded && prepare?.(loaded);
+  return p ? p.then(() => value, () => value) : value;
+};
+
+/** The hooks read the latest `prepare` without making it an effect dependency. */
+function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
+  ref.current = value;
+  return ref;
+}
 
 /** A reload that found what is already shown keeps the state object (no commit). */
 function same(a: SchemaState | RouteSchemaState, b: SchemaState | RouteSchemaState): boolean {
@@ -31,22 +54,23 @@ function same(a: SchemaState | RouteSchemaState, b: SchemaState | RouteSchemaSta
   return a.hit.route === b.hit.route && JSON.stringify(a.hit.params) === JSON.stringify(b.hit.params);
 }
 
-function initialById(loader: SchemaLoader, id: string | null): SchemaState {
+function initialById(loader: SchemaLoader, id: string | null, prepare?: PrepareSchema): SchemaState {
   const loaded = id ? loader.peek(id) : undefined;
-  return loaded ? { status: 'ready', loaded } : LOADING;
+  return loaded && !prepare?.(loaded) ? { status: 'ready', loaded } : LOADING;
 }
 
-export function useSchema(id: string | null): SchemaState {
+export function useSchema(id: string | null, prepare?: PrepareSchema): SchemaState {
   const { loader } = useRuntime();
+  const prep = useLatest(prepare);
   const [current, setCurrent] = useState<{ loader: SchemaLoader; id: string | null; state: SchemaState }>(() => ({
     loader,
     id,
-    state: initialById(loader, id),
+    state: initialById(loader, id, prepare),
   }));
   // another id (or loader): derive the new state during render instead of an effect's extra commit
   let state = current.state;
   if (current.id !== id || current.loader !== loader) {
-    state = initialById(loader, id);
+    state = initialById(loader, id, prepare);
     setCurrent({ loader, id, state });
   }
   const ready = state.status === 'ready' ? state.loaded : null;
@@ -55,10 +79,13 @@ export function useSchema(id: string | null): SchemaState {
     let live = true;
     const set = (next: SchemaState) => live && setCurrent((c) => (c.id === id && c.loader === loader && same(c.state, next) ? c : { loader, id, state: next }));
     const fetch = () =>
-      loader.load(id).then(
-        (loaded) => set({ status: 'ready', loaded }),
-        (e: unknown) => set({ status: 'error', problems: toProblems(id, e) }),
-      );
+      loader
+        .load(id)
+        .then((loaded) => after(prep.current, loaded, loaded))
+        .then(
+          (loaded) => set({ status: 'ready', loaded }),
+          (e: unknown) => set({ status: 'error', problems: toProblems(id, e) }),
+        );
     if (!ready) void fetch();
     const off = loader.subscribe((changed) => {
       if (changed.includes(id)) void fetch();
@@ -84,10 +111,12 @@ function fromResolved(r: ResolvedRoute | null | undefined): RouteSchemaState {
   return { status: 'ready', hit: r.hit, loaded: r.loaded };
 }
 
-function initialByRoute(loader: SchemaLoader, path: string): RouteSchemaState {
+function initialByRoute(loader: SchemaLoader, path: string, prepare?: PrepareSchema): RouteSchemaState {
   const known = loader.peekRoute(path);
   // not known yet: start the lookup now, while the first (spinner) commit is being made
   if (known === undefined) loader.resolveRoute(path).catch(() => undefined);
+  // known but not ready to render (its widgets' code is still loading)
+  if (known && prepare?.(known.loaded)) return LOADING;
   return fromResolved(known);
 }
 
@@ -95,16 +124,17 @@ function initialByRoute(loader: SchemaLoader, path: string): RouteSchemaState {
  * The schema whose route matches `path`, looked up and loaded in one step. `none` when no
  * schema has this route; `error` names the file / id, JSON pointer and reason.
  */
-export function useRouteSchema(path: string): RouteSchemaState {
+export function useRouteSchema(path: string, prepare?: PrepareSchema): RouteSchemaState {
   const { loader } = useRuntime();
+  const prep = useLatest(prepare);
   const [current, setCurrent] = useState<{ loader: SchemaLoader; path: string; state: RouteSchemaState }>(() => ({
     loader,
     path,
-    state: initialByRoute(loader, path),
+    state: initialByRoute(loader, path, prepare),
   }));
   let state = current.state;
   if (current.path !== path || current.loader !== loader) {
-    state = initialByRoute(loader, path);
+    state = initialByRoute(loader, path, prepare);
     setCurrent({ loader, path, state });
   }
   const settled = state.status !== 'loading';
@@ -113,10 +143,13 @@ export function useRouteSchema(path: string): RouteSchemaState {
     const set = (next: RouteSchemaState) =>
       live && setCurrent((c) => (c.path === path && c.loader === loader && same(c.state, next) ? c : { loader, path, state: next }));
     const fetch = () =>
-      loader.resolveRoute(path).then(
-        (r) => set(fromResolved(r)),
-        (e: unknown) => set({ status: 'error', problems: toProblems('schema/list', e) }),
-      );
+      loader
+        .resolveRoute(path)
+        .then((r) => after(prep.current, r?.loaded, r))
+        .then(
+          (r) => set(fromResolved(r)),
+          (e: unknown) => set({ status: 'error', problems: toProblems('schema/list', e) }),
+        );
     if (!settled) void fetch();
     // any schema change may concern this path (its schema edited, fixed, re-routed or added);
     // what did not change resolves from the caches to the same state and commits nothing

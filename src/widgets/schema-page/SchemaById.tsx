@@ -7,6 +7,7 @@ import { FormPage } from '../form/FormPage.js';
 import { ListView } from '../list/ListView.js';
 import { TabsView } from '../tabs/TabsView.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { useWidgetPreload } from './use-widget-preload.js';
 
 /** Renders a loaded schema by kind. `embedded` lists keep their state in memory. */
 export function SchemaView({
@@ -35,7 +36,7 @@ export function SchemaView({
 
 /** Loads a schema by id and renders it embedded (detail sections, tabs). */
 export function SchemaById({ id, params }: { id: string; params: Record<string, unknown> }) {
-  const state = useSchema(id);
+  const state = useSchema(id, useWidgetPreload());
   if (state.status === 'loading') return <Spin />;
   if (state.status === 'error') return <ErrorPanel problems={state.problems} />;
   return <SchemaView loaded={state.loaded} params={params} embedded />;

@@ -6,6 +6,7 @@ import { FormHost } from '../form/FormHost.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { Inspector } from './Inspector.js';
 import { SchemaView } from './SchemaById.js';
+import { useWidgetPreload } from './use-widget-preload.js';
 
 export { RuntimeProvider } from './RuntimeProvider.js';
 
@@ -18,12 +19,12 @@ export interface SchemaPageProps {
 
 /**
  * The page for every route without a bespoke screen: finds the schema whose route matches
- * (schema/list) and loads and checks it in one step, then renders it (list, form page,
- * detail, tabs). A spinner shows only while that step waits (never for a schema cached by
+ * (schema/list), loads and checks it and loads the code of the widgets it names, in one
+ * step, then renders it (list, form page, detail, tabs). A spinner shows only while that step waits (never for a schema cached by
  * hash). Any failure shows the error panel; the rest of the console keeps working.
  */
 export function SchemaPage({ path, params }: SchemaPageProps) {
-  const state = useRouteSchema(path);
+  const state = useRouteSchema(path, useWidgetPreload());
   if (state.status === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
   if (state.status === 'error') return <ErrorPanel problems={state.problems} />;
   if (state.status === 'none') return <NoSchema path={path} />;

@@ -33,12 +33,11 @@ const listDoc = (over: Doc = {}): Doc => ({
   ...over,
 });
 
-function setup(doc: Doc) {
+function setup(doc: Doc, registry = createDefaultRegistry({ strict: true })) {
   const set = { pages: [doc], enums: {} };
-  const http = createFakeHttp(set, { 'GET thing/list': () => ({ list: [{ id: 1, name: 'row one' }], total: 1 }) });
+  const http = createFakeHttp(set, { 'GET thing/list': () => ({ list: [{ id: 1, name: 'row one', ok: true }], total: 1 }) });
   const env = createFakeEnv(http, { root });
   const loader = createSchemaLoader(http, { storage: null });
-  const registry = createDefaultRegistry({ strict: true });
   const page = (path = ROUTE) => (
     <MemoryRouter initialEntries={[path]}>
       <RuntimeProvider env={env} registry={registry} loader={loader}>
@@ -72,6 +71,21 @@ describe('schema page stages', () => {
     render(page());
     expect(document.querySelector('[data-schema-id="admin_center.stages.list"]')).not.toBeNull();
     expect(detailCalls(http)).toBe(1);
+  }, 30_000);
+
+  it('loads the code of the widgets the schema names before the page renders (no placeholders)', async () => {
+    let arrive: (c: unknown) => void = () => undefined;
+    const code = new Promise((resolve) => (arrive = resolve));
+    const registry = createDefaultRegistry({ strict: true, extra: [{ name: 'SlowCell', kind: 'display', load: () => code as never }] });
+    const { page } = setup(listDoc({ columns: [{ key: 'name', title: 'admin.role.name', widget: 'SlowCell' }] }), registry);
+    render(page());
+    await new Promise((r) => setTimeout(r, 300));
+    // schema loaded and checked, but its widget's code is not here yet: still the spinner, no page
+    expect(document.querySelector('[data-schema-id]')).toBeNull();
+    expect(document.querySelector('.ant-spin')).not.toBeNull();
+    await act(async () => arrive(({ value }: { value: unknown }) => <b>slow {String(value)}</b>));
+    expect(await screen.findByText('slow row one', {}, { timeout: 15_000 })).toBeTruthy();
+    expect(document.querySelector('[data-widget-loading]')).toBeNull();
   }, 30_000);
 
   it('reloads the page when its schema changes (dev polling) and keeps it on screen meanwhile', async () => {
