@@ -8,6 +8,18 @@ const inPackages = (...names: string[]) => {
 };
 const antd = (...dirs: string[]) => dirs.map((d) => `antd/es/${d}`);
 
+const formGroup = inPackages(
+  ...antd('form', 'input', 'grid', 'row', 'col', 'tooltip'),
+  'rc-field-form',
+  '@rc-component/async-validator',
+  '@rc-component/trigger',
+  '@rc-component/portal',
+  'rc-input',
+  'rc-tooltip',
+  'rc-resize-observer',
+  'resize-observer-polyfill',
+);
+
 /**
  * Chunks: rolldown splits per route and per lazy widget on its own, which leaves dozens of
  * small shared chunks; the groups below gather the libraries that travel together, so a route
@@ -17,20 +29,11 @@ const chunkGroups = [
   // what every route runs first (React, router, i18n, antd's core, the shell's own code)
   { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 10 },
   { name: 'shell', tags: ['$initial' as const], priority: 9 },
-  // antd Form / Input / Tooltip: the sign-in form, filter forms, most pages
+  // antd Form / Input / Tooltip: the sign-in form, filter forms, most pages (Input without
+  // TextArea / Search / OTP, which the sign-in form does not use)
   {
     name: 'antd-form',
-    test: inPackages(
-      ...antd('form', 'input', 'grid', 'row', 'col', 'tooltip'),
-      'rc-field-form',
-      '@rc-component/async-validator',
-      '@rc-component/trigger',
-      '@rc-component/portal',
-      'rc-input',
-      'rc-tooltip',
-      'rc-resize-observer',
-      'resize-observer-polyfill',
-    ),
+    test: (id: string) => formGroup(id) && !/[\\/]antd[\\/]es[\\/]input[\\/](index|TextArea|Search|Group|OTP)\b/.test(id),
     priority: 8,
   },
   // the main layout's menus and header controls
@@ -54,6 +57,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     // dist/.vite/manifest.json: which chunks each entry and lazy module pulls in (for reviewers)
     manifest: true,
+    // every browser the console supports has <link rel=modulepreload>
+    modulePreload: { polyfill: false },
     rolldownOptions: { output: { codeSplitting: { groups: chunkGroups } } },
   },
 });

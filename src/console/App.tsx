@@ -4,9 +4,11 @@ import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
-import { createI18n, loadedLocale, loadLocale, type LocaleBundle } from './i18n.js';
+import { readSid } from './http/cookies.js';
+import { createI18n, hasModuleTexts, loadedLocale, loadLocale, loadModuleTexts, type LocaleBundle } from './i18n.js';
 import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';
+import { sessionStore } from './session/store.js';
 import { DEFAULT_LOCALE, settingsStore, type Locale } from './settings/store.js';
 
 const i18n = createI18n(settingsStore.get().locale);
@@ -28,14 +30,23 @@ export function ConsoleApp() {
   });
 
   useEffect(() => {
+    if (locale === shown.locale) return;
     let live = true;
-    loadLocale(i18n, locale)
+    // switching inside the layout: the modules' texts of the new locale come along
+    loadLocale(i18n, locale, { withModules: hasModuleTexts(i18n, shown.locale) })
       .then((bundle) => live && setShown({ locale, bundle }))
       .catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [locale]);
+  }, [locale, shown.locale]);
+
+  // signed in (or signing in with a saved token): fetch the modules' texts alongside the layout
+  const status = sessionStore.use((s) => s.status);
+  const signedIn = status === 'ready' || (status === 'booting' && Boolean(readSid()));
+  useEffect(() => {
+    if (signedIn) void loadModuleTexts(i18n, shown.locale).catch(() => undefined);
+  }, [signedIn, shown.locale]);
 
   useEffect(() => {
     void i18n.changeLanguage(shown.locale);

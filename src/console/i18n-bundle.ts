@@ -1,11 +1,19 @@
 /** One locale's texts as a single tree: every `src/locales/<lng>/<ns>.json` under its namespace key. */
 export type LocaleTree = { [key: string]: string | LocaleTree };
 
-export function localeTree(files: Record<string, LocaleTree>): LocaleTree {
+/** Namespaces every screen may need (the shell, shared words, the schema runtime); the rest belong to modules' pages. */
+export const CORE_NAMESPACES = ['shell', 'common', 'runtime'] as const;
+
+const namespaceOf = (file: string) => /([^/]+)\.json$/.exec(file)?.[1];
+
+/** The files' texts by namespace; `which` keeps the core namespaces or the modules' ones. */
+export function localeTree(files: Record<string, LocaleTree>, which: 'all' | 'core' | 'modules' = 'all'): LocaleTree {
   const out: LocaleTree = {};
   for (const [file, content] of Object.entries(files)) {
-    const ns = /([^/]+)\.json$/.exec(file)?.[1];
-    if (ns) out[ns] = content;
+    const ns = namespaceOf(file);
+    if (!ns) continue;
+    const core = (CORE_NAMESPACES as readonly string[]).includes(ns);
+    if (which === 'all' || (which === 'core') === core) out[ns] = content;
   }
   return out;
 }

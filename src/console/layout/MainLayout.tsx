@@ -1,7 +1,7 @@
 /**
  * The main layout: collapsible side menu for the current module, header with the module
  * switcher, language switch, dark mode, theme colour and user menu; the page below, inside
- * the error boundary and the 加载中... fallback.
+ * the error boundary and the 加载中... fallback. The modules' texts are loaded before it draws.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, theme, Typography } from 'antd';
@@ -12,9 +12,10 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { ErrorBoundary } from '../../screens/ErrorBoundary.js';
 import { Loading } from '../../screens/Loading.js';
 import { findRoute } from '../routes/config.js';
+import { hasModuleTexts, loadModuleTexts } from '../i18n.js';
 import { ROUTES } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
-import { settingsStore } from '../settings/store.js';
+import { settingsStore, type Locale } from '../settings/store.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 import { accessibleModules, buildMenu, selectedMenu, type MenuNode } from './menu.js';
 import { ModuleSwitcher } from './ModuleSwitcher.js';
@@ -28,7 +29,29 @@ const toItems = (nodes: MenuNode[]): ItemType[] =>
       : { key: n.key, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> },
   );
 
+const textLoads = new Map<string, { done: boolean; promise: Promise<void> }>();
+
+/** Suspends until the modules' texts of the language on screen are loaded (once; a failed load draws anyway). */
+function useModuleTexts() {
+  const { i18n } = useTranslation();
+  const lng = i18n.language as Locale;
+  if (hasModuleTexts(i18n, lng)) return;
+  let load = textLoads.get(lng);
+  if (!load) {
+    const entry = { done: false, promise: Promise.resolve() };
+    entry.promise = loadModuleTexts(i18n, lng)
+      .catch(() => undefined)
+      .finally(() => {
+        entry.done = true; // loaded, or failed: draw anyway rather than wait forever
+      });
+    textLoads.set(lng, entry);
+    load = entry;
+  }
+  if (!load.done) throw load.promise;
+}
+
 export default function MainLayout() {
+  useModuleTexts();
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
