@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VALIDATORS_FILE, renderMetaFiles } from '../schemas/meta/src/files.js';
-import { renderValidatorModule } from '../schemas/meta/src/validators.js';
+import { renderMetaFiles } from '../schemas/meta/src/files.js';
+import { renderValidatorFiles } from '../schemas/meta/src/validators.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const metaDir = join(root, 'schemas', 'meta');
@@ -14,7 +14,7 @@ const check = process.argv.includes('--check');
 let stale = 0;
 const outputs: Array<[string, string]> = [
   ...Object.entries(renderMetaFiles()).map(([name, text]): [string, string] => [`schemas/meta/${name}`, text]),
-  [VALIDATORS_FILE, renderValidatorModule()],
+  ...Object.entries(renderValidatorFiles()),
 ];
 for (const [name, text] of outputs) {
   const file = join(root, name);

@@ -6,26 +6,36 @@ import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/constants.js';
 import type { GeneratedError, GeneratedValidator } from './generated/validators.js';
 import type { EnumSchema, PageKind, PageSchema, SchemaProblem } from './types.js';
 
-type Validators = Record<'list' | 'form' | 'detail' | 'tabs' | 'enum', GeneratedValidator>;
-let validators: Promise<Validators> | null = null;
+type Kind = 'list' | 'form' | 'detail' | 'tabs' | 'enum';
 
-/** The generated validators are a separate chunk, loaded once. */
-function loadValidators(): Promise<Validators> {
-  validators ??= import('./generated/validators.js').then((m) => ({
-    list: m.validate_list,
-    form: m.validate_form,
-    detail: m.validate_detail,
-    tabs: m.validate_tabs,
-    enum: m.validate_enum,
-  }));
-  return validators;
+/** Each kind's generated validator is a chunk of its own, loaded once when a schema of that kind is checked. */
+const loaders: Record<Kind, () => Promise<GeneratedValidator>> = {
+  list: () => import('./generated/validate-list.js').then((m) => m.validate_list),
+  form: () => import('./generated/validate-form.js').then((m) => m.validate_form),
+  detail: () => import('./generated/validate-detail.js').then((m) => m.validate_detail),
+  tabs: () => import('./generated/validate-tabs.js').then((m) => m.validate_tabs),
+  enum: () => import('./generated/validate-enum.js').then((m) => m.validate_enum),
+};
+const loaded = new Map<Kind, Promise<GeneratedValidator>>();
+
+function loadValidator(kind: Kind): Promise<GeneratedValidator> {
+  let p = loaded.get(kind);
+  if (!p) {
+    p = loaders[kind]().catch((e: unknown) => {
+      loaded.delete(kind);
+      throw e;
+    });
+    loaded.set(kind, p);
+  }
+  return p;
 }
 
-/** Starts fetching the validators chunk ahead of the first check (a failed fetch is retried then). */
-export function preloadValidators(): void {
-  loadValidators().catch(() => {
-    validators = null;
-  });
+/**
+ * Starts fetching validator chunks ahead of the first check (a failed fetch is retried then):
+ * the given kind's (when known, e.g. from the schema index) and the enum validator.
+ */
+export function preloadValidators(kind?: PageKind): void {
+  for (const k of kind ? [kind, 'enum' as const] : ['enum' as const]) loadValidator(k).catch(() => undefined);
 }
 
 const PAGE_KINDS: readonly string[] = ['list', 'form', 'detail', 'tabs'];
@@ -65,12 +75,12 @@ export async function checkPageSchema(id: string, raw: unknown): Promise<SchemaP
     return [{ id, pointer: '/kind', reason: `unknown kind ${JSON.stringify(doc.kind)}` }];
   }
   if (doc.id !== id) return [{ id, pointer: '/id', reason: `id "${String(doc.id)}" does not match "${id}"` }];
-  const v = (await loadValidators())[doc.kind as PageKind];
+  const v = await loadValidator(doc.kind as PageKind);
   return v(raw) ? [] : toProblems(id, v.errors);
 }
 
 export async function checkEnum(id: string, raw: unknown): Promise<SchemaProblem[]> {
-  const v = (await loadValidators()).enum;
+  const v = await loadValidator('enum');
   return v(raw) ? [] : toProblems(`enum ${id}`, v.errors);
 }
 
