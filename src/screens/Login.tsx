@@ -66,7 +66,7 @@ export default function Login() {
         <h3
           style={{
             textAlign: 'center',
-            margin: '0 0 4px',
+            margin: '1em 0 4px', // as antd Typography.Title (the browser's heading margin above)
             color: token.colorTextHeading,
             fontSize: token.fontSizeHeading3,
             lineHeight: token.lineHeightHeading3,
@@ -75,7 +75,7 @@ export default function Login() {
         >
           {t('shell.login.title')}
         </h3>
-        <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextSecondary }}>{t('shell.login.subtitle')}</p>
+        <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextDescription }}>{t('shell.login.subtitle')}</p>
         <Form<LoginForm> layout="vertical" onFinish={submit} requiredMark={false} autoComplete="on">
           <Form.Item
             name="email"
