@@ -123,6 +123,18 @@ describe('schema loader', () => {
     expect(loader.peek('demo.thing.list')?.schema.version).toBe(2);
   });
 
+  it('hands a schema to onReceived listeners when it arrives, before its check', async () => {
+    const { http } = fakeHttp(list({ schemaVersion: 9 }));
+    const loader = createSchemaLoader(http, { storage: null });
+    const got: Array<[string, unknown]> = [];
+    const off = loader.onReceived((id, schema) => got.push([id, schema]));
+    await loader.load('demo.thing.list').catch(() => undefined);
+    expect(got).toHaveLength(1);
+    expect(got[0][0]).toBe('demo.thing.list');
+    expect((got[0][1] as { schemaVersion: number }).schemaVersion).toBe(9);
+    off();
+  });
+
   it('matches routes with params; static routes win', () => {
     expect(matchRoute('/a/edit/:id', '/a/edit/7')).toEqual({ id: '7' });
     expect(matchRoute('/a/edit/:id', '/a/edit')).toBeNull();

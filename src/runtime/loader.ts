@@ -7,8 +7,8 @@
  * A page resolves its route and its schema in one step (`resolveRoute`), and what is already
  * known answers synchronously (`peek`, `peekRoute`), so a page renders once per stage that
  * really waits for something: no intermediate "route found, schema loading" render, and no
- * spinner at all for a schema cached by hash. The validators chunk is fetched alongside
- * schema/detail (or alongside schema/list when nothing is cached yet), not after it.
+ * spinner at all for a schema cached by hash. The validator chunks are fetched alongside
+ * schema/detail (the enum one alongside schema/list when nothing is cached yet), not after it.
  */
 import type { HttpPort } from './env.js';
 import { createSchemaCache, type SchemaCache } from './cache.js';
@@ -40,6 +40,11 @@ export interface SchemaLoader {
   peek(id: string): LoadedSchema | undefined;
   /** listener gets the ids whose hash changed (or that were added / removed) */
   subscribe(listener: (changed: string[]) => void): () => void;
+  /**
+   * listener gets a schema's JSON as soon as schema/detail answers, before it is checked (not
+   * trusted: for work that can start early, such as fetching the code of the widgets it names)
+   */
+  onReceived(listener: (id: string, schema: unknown) => void): () => void;
   startPolling(intervalMs: number): () => void;
 }
 
@@ -64,6 +69,7 @@ const defaultStorage = (): Storage | null => {
 export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}): SchemaLoader {
   const cache = options.cache ?? createSchemaCache(options.storage === undefined ? defaultStorage() : options.storage);
   const listeners = new Set<(changed: string[]) => void>();
+  const receivers = new Set<(id: string, schema: unknown) => void>();
   let items: Promise<SchemaListItem[]> | null = null;
   /** the last index received (answers peek / peekRoute synchronously) */
   let listed: SchemaListItem[] | null = null;
@@ -103,14 +109,21 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     if (!item) throw new SchemaLoadError([{ id, pointer: '/', reason: 'schema not found or not permitted' }]);
     const hit = cache.get(id, item.hash);
     if (hit) return hit;
-    // the check needs the validators chunk: fetch it while schema/detail is on its way
-    preloadValidators();
+    // the check needs this kind's validator chunk: fetch it while schema/detail is on its way
+    preloadValidators(item.kind);
     let reply: SchemaDetailReply;
     try {
       reply = await http.get<SchemaDetailReply>('schema/detail', { id }, { silent: true });
     } catch (e) {
       throw new SchemaLoadError([{ id, pointer: '/', reason: `schema/detail failed: ${e instanceof Error ? e.message : String(e)}` }]);
     }
+    receivers.forEach((r) => {
+      try {
+        r(id, reply?.schema);
+      } catch {
+        /* an early hint only */
+      }
+    });
     const problems = await checkPageSchema(id, reply?.schema);
     const enums: Record<string, ReturnType<typeof asEnum>> = {};
     for (const [enumId, raw] of Object.entries(reply?.enums ?? {})) {
@@ -139,7 +152,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   };
 
   const resolveRoute = async (pathname: string): Promise<ResolvedRoute | null> => {
-    // a first visit (nothing cached by hash) will check a schema: start on the validators now
+    // a first visit (nothing cached by hash) will check a schema: start on the (enum) validator
+    // now; the page kind's follows as soon as the index names it
     if (!listed && cache.isEmpty()) preloadValidators();
     let hit: RouteHit | null;
     try {
@@ -175,6 +189,10 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onReceived(listener) {
+      receivers.add(listener);
+      return () => receivers.delete(listener);
     },
     startPolling(intervalMs) {
       const timer = setInterval(() => {

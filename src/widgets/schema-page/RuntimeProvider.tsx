@@ -7,9 +7,13 @@ import { setTracing } from '../../runtime/expr/trace.js';
 import { createSchemaLoader, type SchemaLoader } from '../../runtime/loader.js';
 import type { Registry } from '../../runtime/registry.js';
 import type { RuntimeUser } from '../../runtime/types.js';
+import { preloadSchemaWidgets } from '../preload.js';
 import { createDefaultRegistry } from '../registry.js';
 
 installSafeCompiler();
+
+/** One default registry for every provider: widget code loaded for one page serves the next. */
+let defaultRegistry: Registry | null = null;
 
 export interface RuntimeProviderProps {
   env: RuntimeEnv;
@@ -28,8 +32,11 @@ export interface RuntimeProviderProps {
  * registry. In dev mode (env.devMode) it polls schema/list so edited schema files re-render.
  */
 export function RuntimeProvider({ env, children, user = null, registry, loader, pollMs = 2000 }: RuntimeProviderProps) {
-  const reg = useMemo(() => registry ?? createDefaultRegistry(), [registry]);
+  const reg = useMemo(() => registry ?? (defaultRegistry ??= createDefaultRegistry()), [registry]);
   const ld = useMemo(() => loader ?? createSchemaLoader(env.http), [loader, env.http]);
+  // the code of the widgets a schema names starts loading as soon as its JSON arrives, while it
+  // is being checked (the page waits for it anyway: see useWidgetPreload)
+  useEffect(() => ld.onReceived((_id, schema) => void preloadSchemaWidgets(reg, schema)), [ld, reg]);
   useEffect(() => {
     setTracing(env.devMode);
     return env.devMode ? ld.startPolling(pollMs) : undefined;
