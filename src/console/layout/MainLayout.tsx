@@ -52,14 +52,15 @@ function useModuleTexts() {
 
 export default function MainLayout() {
   useModuleTexts();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const access = sessionStore.use((s) => s.access);
   const menuModule = sessionStore.use((s) => s.menuModule);
   const collapsed = settingsStore.use((s) => s.collapsed);
-  const locale = settingsStore.use((s) => s.locale);
+  // the language on screen (a newly chosen one shows once its texts are loaded, menus included)
+  const locale = i18n.language as Locale;
 
   const modules = accessibleModules(ROUTES, access);
   const current = modules.find((m) => m.module === menuModule) ?? modules[0];

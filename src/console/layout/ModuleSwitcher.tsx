@@ -1,15 +1,16 @@
 /** Header module switcher: only the modules the user can access; goes to the module's first open page. */
 import { Menu } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ROUTES } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
-import { settingsStore } from '../settings/store.js';
+import type { Locale } from '../settings/store.js';
 import { accessibleModules, moduleEntryPath } from './menu.js';
 
 export function ModuleSwitcher({ active }: { active: string | null }) {
   const navigate = useNavigate();
   const access = sessionStore.use((s) => s.access);
-  const locale = settingsStore.use((s) => s.locale);
+  const locale = useTranslation().i18n.language as Locale; // the language on screen
   const modules = accessibleModules(ROUTES, access);
   return (
     <Menu
