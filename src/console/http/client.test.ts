@@ -3,7 +3,7 @@ import { createHttpClient, REQUEST_TIMEOUT, type ApiError, type HttpDeps } from 
 import { EXPORT_TIMEOUT, fileNameFromDisposition, withXlsxTimestamp } from './files.js';
 import { apiBase, isDevHost } from './host.js';
 import { readSid } from './cookies.js';
-import { requestUrl, serializeParams, TransportError, type Transport, type TransportRequest } from './transport.js';
+import { TransportError, type Transport, type TransportRequest } from './transport.js';
 import zh from '../../locales/zh-CN/common.json';
 
 type Reply = { status?: number; data: unknown; headers?: Record<string, string> };
@@ -184,15 +184,6 @@ describe('download and upload', () => {
 });
 
 describe('helpers', () => {
-  it('serializes query params as axios did', () => {
-    expect(serializeParams({ a: 1, b: 'x y', c: null, d: undefined, e: [1, 2], f: { g: 'h' }, t: true, at: 'a:b,c$' })).toBe(
-      'a=1&b=x+y&e%5B%5D=1&e%5B%5D=2&f%5Bg%5D=h&t=true&at=a:b,c$',
-    );
-    expect(serializeParams({ d: new Date('2026-01-02T03:04:05.000Z') })).toBe('d=2026-01-02T03:04:05.000Z');
-    expect(requestUrl({ baseURL: '/api/', url: 'admin/role/list', params: { page: 1 } })).toBe('/api/admin/role/list?page=1');
-    expect(requestUrl({ baseURL: 'https://h.example.com/api/', url: 'common/config' })).toBe('https://h.example.com/api/common/config');
-  });
-
   it('parses Content-Disposition file names', () => {
     expect(fileNameFromDisposition('attachment; filename="a b.xlsx"')).toBe('a b.xlsx');
     expect(fileNameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');

@@ -1,9 +1,10 @@
 /**
- * The wire under the HTTP client: one XMLHttpRequest per call (a few hundred bytes, where
- * axios took ~20 KiB gzip of every page). XHR rather than fetch because uploads report
- * progress. The transport resolves every HTTP status; the client decides what is an error.
- * Tests pass their own Transport (see client.test.ts).
+ * The wire under the HTTP client: axios (query serialization, timeouts, cancellation, upload
+ * and download progress, blobs). The transport resolves every HTTP status; the client decides
+ * what is an error. Tests pass their own Transport (see client.test.ts).
  */
+import axios, { AxiosError, type AxiosProgressEvent } from 'axios';
+
 export type Method = 'get' | 'post';
 
 export interface Progress {
@@ -17,7 +18,7 @@ export interface TransportRequest {
   baseURL: string;
   /** relative to the base, e.g. `admin/role/list` */
   url: string;
-  /** query parameters, serialized as axios did: `a=1&list[]=x&list[]=y&obj[k]=v`, null / undefined left out */
+  /** query parameters, serialized by axios: `a=1&list[]=x&list[]=y&obj[k]=v`, null / undefined left out */
   params?: Record<string, unknown>;
   /** a JSON string (the client serializes objects), FormData or Blob */
   data?: string | FormData | Blob;
@@ -56,89 +57,39 @@ export class TransportError extends Error {
 
 export const isCancel = (e: unknown): boolean => e instanceof TransportError && e.code === 'ERR_CANCELED';
 
-/** axios's encoding of query keys and values: `:`, `$`, `,` kept, spaces as `+`. */
-const encode = (v: string) =>
-  encodeURIComponent(v).replace(/%3A/gi, ':').replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%20/g, '+');
-
-const plain = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
-
-/** `params` as a query string (without `?`), the way axios's default serializer wrote it. */
-export function serializeParams(params: Record<string, unknown> | undefined): string {
-  if (!params) return '';
-  const pairs: string[] = [];
-  const add = (key: string, value: unknown, top: boolean) => {
-    if (value === undefined || value === null) return;
-    if (Array.isArray(value)) {
-      // a top-level array of plain values is `key[]=…` repeated; anything deeper is indexed
-      const flat = top && !value.some((v) => v !== null && typeof v === 'object' && !(v instanceof Date));
-      value.forEach((v, i) => add(flat ? `${key}[]` : `${key}[${i}]`, v, false));
-    } else if (typeof value === 'object' && !(value instanceof Date)) {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) add(`${key}[${k}]`, v, false);
-    } else pairs.push(`${encode(key)}=${encode(plain(value))}`);
-  };
-  for (const [k, v] of Object.entries(params)) add(k, v, true);
-  return pairs.join('&');
-}
-
+/** The URL a request goes to, query included (axios's own serializer). */
 export function requestUrl(req: Pick<TransportRequest, 'baseURL' | 'url' | 'params'>): string {
-  const base = /^([a-z][a-z\d+.-]*:)?\/\//i.test(req.url) ? req.url : `${req.baseURL.replace(/\/+$/, '')}/${req.url.replace(/^\/+/, '')}`;
-  const query = serializeParams(req.params);
-  return query ? `${base}${base.includes('?') ? '&' : '?'}${query}` : base;
+  return axios.getUri({ baseURL: req.baseURL, url: req.url, params: req.params });
 }
 
-function parseHeaders(raw: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of raw.trim().split(/[\r\n]+/)) {
-    const at = line.indexOf(':');
-    if (at > 0) out[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
-  }
-  return out;
-}
+const instance = axios.create({ validateStatus: () => true });
 
-const parseBody = (text: string): unknown => {
-  if (!text) return text;
+const progress = (cb: ((e: Progress) => void) | undefined) =>
+  cb ? (e: AxiosProgressEvent) => cb({ loaded: e.loaded, total: e.total }) : undefined;
+
+export const axiosTransport: Transport = async (req) => {
   try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+    const r = await instance.request({
+      method: req.method,
+      baseURL: req.baseURL,
+      url: req.url,
+      params: req.params,
+      data: req.data,
+      headers: req.headers,
+      timeout: req.timeout,
+      withCredentials: req.withCredentials,
+      responseType: req.responseType === 'blob' ? 'blob' : 'json',
+      signal: req.signal,
+      onUploadProgress: progress(req.onUploadProgress),
+      onDownloadProgress: progress(req.onDownloadProgress),
+    });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries((r.headers ?? {}) as Record<string, unknown>)) if (v != null) headers[k.toLowerCase()] = String(v);
+    return { status: r.status, data: r.data as unknown, headers };
+  } catch (e) {
+    if (axios.isCancel(e)) throw new TransportError('ERR_CANCELED', 'canceled');
+    const err = e as AxiosError;
+    if (err.code === AxiosError.ECONNABORTED || err.code === AxiosError.ETIMEDOUT) throw new TransportError('ECONNABORTED', err.message);
+    throw new TransportError('ERR_NETWORK', err.message || 'Network Error');
   }
 };
-
-export const xhrTransport: Transport = (req) =>
-  new Promise<TransportResponse>((resolve, reject) => {
-    if (req.signal?.aborted) return reject(new TransportError('ERR_CANCELED', 'canceled'));
-    const xhr = new XMLHttpRequest();
-    xhr.open(req.method.toUpperCase(), requestUrl(req), true);
-    xhr.timeout = req.timeout;
-    xhr.withCredentials = req.withCredentials;
-    xhr.responseType = req.responseType === 'blob' ? 'blob' : 'text';
-    for (const [k, v] of Object.entries(req.headers)) xhr.setRequestHeader(k, v);
-    const progress = (cb: ((e: Progress) => void) | undefined) =>
-      cb ? (e: ProgressEvent) => cb({ loaded: e.loaded, total: e.lengthComputable ? e.total : undefined }) : null;
-    xhr.onprogress = progress(req.onDownloadProgress);
-    if (req.onUploadProgress) xhr.upload.onprogress = progress(req.onUploadProgress);
-    const onAbort = () => xhr.abort();
-    const done = () => req.signal?.removeEventListener('abort', onAbort);
-    req.signal?.addEventListener('abort', onAbort);
-    xhr.onload = () => {
-      done();
-      resolve({
-        status: xhr.status,
-        data: req.responseType === 'blob' ? xhr.response : parseBody(xhr.responseText),
-        headers: parseHeaders(xhr.getAllResponseHeaders()),
-      });
-    };
-    xhr.onerror = () => {
-      done();
-      reject(new TransportError('ERR_NETWORK', 'Network Error'));
-    };
-    xhr.ontimeout = () => {
-      done();
-      reject(new TransportError('ECONNABORTED', `timeout of ${req.timeout}ms exceeded`));
-    };
-    xhr.onabort = () => {
-      done();
-      reject(new TransportError('ERR_CANCELED', 'canceled'));
-    };
-    xhr.send(req.data ?? null);
-  });
