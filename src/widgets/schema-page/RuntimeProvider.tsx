@@ -13,7 +13,17 @@ import { createDefaultRegistry } from '../registry.js';
 installSafeCompiler();
 
 /** One default registry for every provider: widget code loaded for one page serves the next. */
-let defaultRegistry: Registry | null = null;
+const defaultRegistry: Registry = createDefaultRegistry();
+
+/**
+ * The widgets nearly every schema page draws (in this project's schemas: FormItem in 96 % of
+ * the lists and every form, Input in 86 % / 70 %, Select in 68 % of the lists, EnumTag in 63 %
+ * of the lists). Their code starts loading with the runtime itself, while the schema index
+ * and the schema are fetched, instead of after the schema was checked; every other widget
+ * loads when a schema names it.
+ */
+const COMMON_WIDGETS = ['FormItem', 'Input', 'Select', 'EnumTag'];
+defaultRegistry.preload(COMMON_WIDGETS).catch(() => undefined); // a failure shows where the widget is drawn
 
 export interface RuntimeProviderProps {
   env: RuntimeEnv;
@@ -32,7 +42,7 @@ export interface RuntimeProviderProps {
  * registry. In dev mode (env.devMode) it polls schema/list so edited schema files re-render.
  */
 export function RuntimeProvider({ env, children, user = null, registry, loader, pollMs = 2000 }: RuntimeProviderProps) {
-  const reg = useMemo(() => registry ?? (defaultRegistry ??= createDefaultRegistry()), [registry]);
+  const reg = useMemo(() => registry ?? defaultRegistry, [registry]);
   const ld = useMemo(() => loader ?? createSchemaLoader(env.http), [loader, env.http]);
   // the code of the widgets a schema names starts loading as soon as its JSON arrives, while it
   // is being checked (the page waits for it anyway: see useWidgetPreload)
