@@ -6,6 +6,7 @@ import type { RouteDef, SessionUser } from '../http/route.js';
 import { registerErrorHandling } from '../plugins/errors.js';
 import { loadSchemas } from '../schemas/index.js';
 import { routes } from './schema.js';
+import { SCHEMA_CHECK } from '../../src/contract/schema-check.js';
 
 /** The two routes on a bare Fastify, with the caller chosen by a test header (the real auth is the spine's). */
 const users: Record<string, SessionUser> = {
@@ -64,6 +65,8 @@ describe('schema routes', () => {
       permission: 'admin_center.demo.item',
     });
     expect(item.hash).toMatch(/^[0-9a-f]{16}$/);
+    // every served schema passed the generated meta-schema check: the reply names its fingerprint
+    expect(r.data.checked).toBe(SCHEMA_CHECK);
   });
 
   it('lists only what the caller may open: the permission, else module access', async () => {
@@ -79,6 +82,7 @@ describe('schema routes', () => {
     const body = first.json();
     expect(body.code).toBe(10000);
     expect(body.data.schema.id).toBe('demo.item_list');
+    expect(body.data.checked).toBe(SCHEMA_CHECK);
     expect(Object.keys(body.data.enums)).toEqual(['task_status']);
     expect(body.data.enums.task_status.items[0]).toMatchObject({ value: 'pending', label: { 'zh-CN': '待开始' } });
     expect(first.headers.etag).toBe(`"${body.data.hash}"`);

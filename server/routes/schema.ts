@@ -3,6 +3,7 @@
  * read from the store `loadSchemas` filled at start (and the dev watch keeps current).
  */
 import { Code } from '../../src/contract/codes.js';
+import { SCHEMA_CHECK } from '../../src/contract/schema-check.js';
 import { AppError } from '../http/errors.js';
 import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
 import { contentHash } from '../schemas/canonical.js';
@@ -42,6 +43,7 @@ const nullableString = { type: ['string', 'null'] };
 const listReply = {
   type: 'object',
   properties: {
+    checked: { type: 'string', description: 'fingerprint of the meta-schema check every served schema passed (src/contract/schema-check.ts)' },
     list: {
       type: 'array',
       items: {
@@ -82,7 +84,7 @@ async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
     ctx.reply.code(304).send();
     return;
   }
-  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id), fields };
+  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id), fields, checked: SCHEMA_CHECK };
   ctx.reply
     .code(200)
     .type('application/json; charset=utf-8')
@@ -103,7 +105,7 @@ export const routes = defineRoutes([
       const user = ctx.user as SessionUser;
       const open = store.pages().filter((s) => canOpenSchema(user, s));
       const fields = await Promise.all(open.map((s) => submitFieldsFor(s.doc)));
-      return { list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
+      return { checked: SCHEMA_CHECK, list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
     },
   },
   {

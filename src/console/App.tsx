@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
 import { readSid } from './http/cookies.js';
+import { preloadTransport } from './http/transport.js';
 import { createI18n, hasModuleTexts, loadedLocale, loadLocale, loadModuleTexts, type LocaleBundle } from './i18n.js';
 import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';
@@ -15,6 +16,8 @@ const i18n = createI18n(settingsStore.get().locale);
 
 /** Resolves once the saved locale's texts are here (call before the first render). */
 export function prepareConsole(): Promise<void> {
+  // a signed-in page load calls the API at once: fetch the HTTP library beside the locale
+  if (readSid()) void preloadTransport().catch(() => undefined);
   return loadLocale(i18n, settingsStore.get().locale).then(
     () => undefined,
     () => undefined, // the default locale is bundled; the console still starts

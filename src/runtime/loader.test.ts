@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HttpPort } from './env.js';
 import { createSchemaCache } from './cache.js';
+import { SCHEMA_CHECK } from '../contract/schema-check.js';
 import { createSchemaLoader } from './loader.js';
 import { findSchemaByRoute, matchRoute } from './routes.js';
 import { SchemaLoadError, type SchemaListItem } from './types.js';
@@ -19,13 +20,13 @@ const list = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-function fakeHttp(doc: Record<string, unknown>, hash = 'h1') {
-  const state = { hash, doc };
+function fakeHttp(doc: Record<string, unknown>, hash = 'h1', checked?: string) {
+  const state = { hash, doc, checked };
   const get = vi.fn(async (path: string) => {
     if (path === 'schema/list') {
-      return { list: [{ id: 'demo.thing.list', version: 1, hash: state.hash, kind: 'list', routes: ['/admin_center/things'], module: 'admin_center' }] };
+      return { checked: state.checked, list: [{ id: 'demo.thing.list', version: 1, hash: state.hash, kind: 'list', routes: ['/admin_center/things'], module: 'admin_center' }] };
     }
-    if (path === 'schema/detail') return { schema: state.doc, hash: state.hash, enums: {} };
+    if (path === 'schema/detail') return { schema: state.doc, hash: state.hash, enums: {}, checked: state.checked };
     throw new Error(path);
   });
   return { state, http: { get, post: vi.fn(), download: vi.fn(), upload: vi.fn() } as unknown as HttpPort & { get: typeof get } };
@@ -54,6 +55,25 @@ describe('schema loader', () => {
     expect(p.id).toBe('demo.thing.list');
     expect(p.pointer).toBe('/columns/0');
     expect(p.reason).toMatch(/colour/);
+  });
+
+  it('trusts the meta-schema check only when the server names this build\'s fingerprint', async () => {
+    // a document the meta-schema rejects, so whether the client ran the check shows in the result
+    const doc = list({ columns: [{ key: 'name', title: 'admin.demo.name', colour: 'red' }] });
+    const same = await createSchemaLoader(fakeHttp(doc, 'h1', SCHEMA_CHECK).http, { storage: null }).load('demo.thing.list');
+    expect(same.schema.id).toBe('demo.thing.list');
+    for (const other of ['0000000000000000', undefined]) {
+      const err = await createSchemaLoader(fakeHttp(doc, 'h1', other).http, { storage: null })
+        .load('demo.thing.list')
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SchemaLoadError);
+      expect((err as SchemaLoadError).problems[0].pointer).toBe('/columns/0');
+    }
+    // the cheap checks still run on a server-checked reply
+    const wrongId = await createSchemaLoader(fakeHttp(list({ id: 'other' }), 'h1', SCHEMA_CHECK).http, { storage: null })
+      .load('demo.thing.list')
+      .catch((e: unknown) => e);
+    expect((wrongId as SchemaLoadError).problems[0].pointer).toBe('/id');
   });
 
   it('refuses an unsupported schemaVersion', async () => {

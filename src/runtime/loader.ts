@@ -1,15 +1,16 @@
 /**
  * The schema loader: `GET schema/list` (what the caller may open), `GET schema/detail?id=`
- * (reply { schema, hash, enums }), schemaVersion + ajv check, cache by hash (memory +
- * localStorage). In dev mode it polls schema/list and tells subscribers which ids changed.
+ * (reply { schema, hash, enums }), schemaVersion + ajv check (skipped when the server names the
+ * fingerprint of this build's very check, SCHEMA_CHECK), cache by hash (memory + localStorage). In dev mode it polls schema/list and tells subscribers which ids changed.
  * Every failure becomes a SchemaLoadError naming id, JSON pointer and reason.
  *
  * A page resolves its route and its schema in one step (`resolveRoute`), and what is already
  * known answers synchronously (`peek`, `peekRoute`), so a page renders once per stage that
  * really waits for something: no intermediate "route found, schema loading" render, and no
- * spinner at all for a schema cached by hash. The validator chunks are fetched alongside
- * schema/detail (the enum one alongside schema/list when nothing is cached yet), not after it.
+ * spinner at all for a schema cached by hash. When the client must check for itself, the
+ * validator chunks are fetched alongside schema/detail, not after it.
  */
+import { SCHEMA_CHECK } from '../contract/schema-check.js';
 import type { HttpPort } from './env.js';
 import { createSchemaCache, type SchemaCache } from './cache.js';
 import { findSchemaByRoute, type RouteHit } from './routes.js';
@@ -74,11 +75,14 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   /** the last index received (answers peek / peekRoute synchronously) */
   let listed: SchemaListItem[] | null = null;
   let known = new Map<string, string>();
+  /** the server checks every schema it serves with the same validators as this build (see SCHEMA_CHECK) */
+  let serverChecks = false;
   const inflight = new Map<string, Promise<LoadedSchema>>();
 
   const fetchList = async (): Promise<SchemaListItem[]> => {
     const reply = await http.get<SchemaListReply | SchemaListItem[]>('schema/list', undefined, { silent: true });
     const list = Array.isArray(reply) ? reply : (reply?.list ?? reply?.items ?? []);
+    serverChecks = !Array.isArray(reply) && reply?.checked === SCHEMA_CHECK;
     const next = new Map(list.map((i) => [i.id, i.hash]));
     const changed = [...new Set([...known.keys(), ...next.keys()])].filter((id) => known.get(id) !== next.get(id));
     const first = known.size === 0;
@@ -109,8 +113,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     if (!item) throw new SchemaLoadError([{ id, pointer: '/', reason: 'schema not found or not permitted' }]);
     const hit = cache.get(id, item.hash);
     if (hit) return hit;
-    // the check needs this kind's validator chunk: fetch it while schema/detail is on its way
-    preloadValidators(item.kind);
+    // a check of our own needs this kind's validator chunk: fetch it while schema/detail is on its way
+    if (!serverChecks) preloadValidators(item.kind);
     let reply: SchemaDetailReply;
     try {
       reply = await http.get<SchemaDetailReply>('schema/detail', { id }, { silent: true });
@@ -124,10 +128,11 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
         /* an early hint only */
       }
     });
-    const problems = await checkPageSchema(id, reply?.schema);
+    const checked = reply?.checked === SCHEMA_CHECK;
+    const problems = await checkPageSchema(id, reply?.schema, checked);
     const enums: Record<string, ReturnType<typeof asEnum>> = {};
     for (const [enumId, raw] of Object.entries(reply?.enums ?? {})) {
-      problems.push(...(await checkEnum(enumId, raw)));
+      problems.push(...(await checkEnum(enumId, raw, checked)));
       enums[enumId] = asEnum(raw);
     }
     if (problems.length) throw new SchemaLoadError(problems);
@@ -152,9 +157,6 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   };
 
   const resolveRoute = async (pathname: string): Promise<ResolvedRoute | null> => {
-    // a first visit (nothing cached by hash) will check a schema: start on the (enum) validator
-    // now; the page kind's follows as soon as the index names it
-    if (!listed && cache.isEmpty()) preloadValidators();
     let hit: RouteHit | null;
     try {
       hit = findSchemaByRoute(await list(), pathname);

@@ -54,6 +54,8 @@ export interface SchemaListItem {
 export interface SchemaListReply {
   list?: SchemaListItem[];
   items?: SchemaListItem[];
+  /** the fingerprint of the meta-schema check the server ran on every schema it serves (src/contract/schema-check.ts) */
+  checked?: string;
 }
 
 /** Reply of `GET schema/detail?id=`: the schema, its hash, and the enums it references. */
@@ -63,6 +65,8 @@ export interface SchemaDetailReply {
   enums: Record<string, TEnumSchema>;
   /** for forms that submit to a server resource: the server's own field schemas */
   fields?: ResourceFields;
+  /** as in SchemaListReply */
+  checked?: string;
 }
 
 /**

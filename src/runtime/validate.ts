@@ -58,8 +58,12 @@ const toProblems = (id: string, errors: GeneratedError[] | null | undefined, fil
     reason: describe(e),
   }));
 
-/** Checks a page schema; resolves with no problems when it may be rendered. */
-export async function checkPageSchema(id: string, raw: unknown): Promise<SchemaProblem[]> {
+/**
+ * Checks a page schema; resolves with no problems when it may be rendered. `serverChecked`:
+ * the server ran this very meta-schema check on it (its fingerprint matched SCHEMA_CHECK), so
+ * only the cheap checks below run and the validator chunk is not fetched.
+ */
+export async function checkPageSchema(id: string, raw: unknown, serverChecked = false): Promise<SchemaProblem[]> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [{ id, pointer: '/', reason: 'schema is not an object' }];
   const doc = raw as Record<string, unknown>;
   if (!SUPPORTED_SCHEMA_VERSIONS.includes(doc.schemaVersion as number)) {
@@ -75,11 +79,13 @@ export async function checkPageSchema(id: string, raw: unknown): Promise<SchemaP
     return [{ id, pointer: '/kind', reason: `unknown kind ${JSON.stringify(doc.kind)}` }];
   }
   if (doc.id !== id) return [{ id, pointer: '/id', reason: `id "${String(doc.id)}" does not match "${id}"` }];
+  if (serverChecked) return [];
   const v = await loadValidator(doc.kind as PageKind);
   return v(raw) ? [] : toProblems(id, v.errors);
 }
 
-export async function checkEnum(id: string, raw: unknown): Promise<SchemaProblem[]> {
+export async function checkEnum(id: string, raw: unknown, serverChecked = false): Promise<SchemaProblem[]> {
+  if (serverChecked) return raw && typeof raw === 'object' && !Array.isArray(raw) ? [] : [{ id: `enum ${id}`, pointer: '/', reason: 'enum is not an object' }];
   const v = await loadValidator('enum');
   return v(raw) ? [] : toProblems(`enum ${id}`, v.errors);
 }

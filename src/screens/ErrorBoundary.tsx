@@ -1,13 +1,14 @@
 /** A render failure shows the error-boundary page instead of a blank screen. */
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyResult } from '../widgets/LazyResult.js';
 
 function ErrorPage({ error }: { error: Error }) {
   const { t } = useTranslation();
   return (
     <div data-testid="error-boundary">
-      <Result
+      <LazyResult
         status="error"
         title={t('shell.error.title')}
         subTitle={t('shell.error.subTitle')}
@@ -21,7 +22,7 @@ function ErrorPage({ error }: { error: Error }) {
         ]}
       >
         <pre style={{ whiteSpace: 'pre-wrap', margin: 0, fontSize: 12 }}>{error.message}</pre>
-      </Result>
+      </LazyResult>
     </div>
   );
 }

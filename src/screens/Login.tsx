@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { http } from '../console/http/instance.js';
+import { preloadTransport } from '../console/http/transport.js';
 import { login } from '../console/session/actions.js';
 import { sessionStore } from '../console/session/store.js';
 import { LanguageSwitch } from '../console/layout/LanguageSwitch.js';
@@ -76,7 +77,14 @@ export default function Login() {
           {t('shell.login.title')}
         </h3>
         <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextDescription }}>{t('shell.login.subtitle')}</p>
-        <Form<LoginForm> layout="vertical" onFinish={submit} requiredMark={false} autoComplete="on">
+        <Form<LoginForm>
+          layout="vertical"
+          onFinish={submit}
+          requiredMark={false}
+          autoComplete="on"
+          // the HTTP library is not part of the page's first paint: fetch it once the visitor starts
+          onFocus={() => void preloadTransport().catch(() => undefined)}
+        >
           <Form.Item
             name="email"
             label={t('shell.login.email')}

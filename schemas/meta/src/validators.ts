@@ -5,6 +5,7 @@
  * kind (validate-<kind>.js, so a list page loads the list and enum validators only, not all
  * five), and validators.js re-exporting them all (the server, tests).
  */
+import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { VALIDATORS_FILE, renderMetaFiles } from './files.js';
@@ -31,14 +32,37 @@ export function renderValidatorModule(): string {
   return `${HEADER}${lines.join('\n')}\n`;
 }
 
-/** Every generated validator file (path relative to the project root → text): the index, each kind's module and its types. */
+/** Where the fingerprint of the generated validators is written (shared by server and client). */
+export const SCHEMA_CHECK_FILE = 'src/contract/schema-check.ts';
+
+/** SCHEMA_CHECK_FILE: a fingerprint of exactly the check the validators run (their code). */
+export function renderSchemaCheckModule(kindModules: readonly string[]): string {
+  const fingerprint = createHash('sha256').update(kindModules.join('\0')).digest('hex').slice(0, 16);
+  return (
+    HEADER.replace('/* eslint-disable */\n', '') +
+    `/**
+ * The fingerprint of the meta-schema check (the generated validators in src/runtime/generated).
+ * The server runs that check on every schema before it serves one and names this fingerprint in
+ * schema/list and schema/detail; a client built with the same fingerprint would only repeat the
+ * same check on the same document, so it skips it (and never downloads the validator). A client
+ * of another build (a tab left open across a deploy) does not match and checks for itself.
+ */
+export const SCHEMA_CHECK = '${fingerprint}';
+`
+  );
+}
+
+/** Every generated validator file (path relative to the project root → text): the index, each kind's module and its types, the fingerprint. */
 export function renderValidatorFiles(): Record<string, string> {
   const out: Record<string, string> = { [VALIDATORS_FILE]: renderValidatorModule() };
+  const modules: string[] = [];
   for (const kind of META_KINDS) {
     const file = kindValidatorFile(kind);
     out[file] = renderKindModule(kind);
+    modules.push(out[file]);
     out[file.replace(/\.js$/, '.d.ts')] =
       `${HEADER}import type { GeneratedValidator } from './validators.js';\nexport const validate_${kind}: GeneratedValidator;\n`;
   }
+  out[SCHEMA_CHECK_FILE] = renderSchemaCheckModule(modules);
   return out;
 }

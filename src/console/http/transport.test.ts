@@ -3,7 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axiosTransport, requestUrl, TransportError, type TransportRequest } from './transport.js';
+import { axiosTransport, requestUrl } from './axios-transport.js';
+import { lazyAxiosTransport, preloadTransport, TransportError, type TransportRequest } from './transport.js';
 
 let server: http.Server;
 let base = '';
@@ -57,3 +58,13 @@ describe('axiosTransport', () => {
     expect(requestUrl({ baseURL: 'https://h.example.com/api/', url: 'common/config' })).toBe('https://h.example.com/api/common/config');
   });
 });
+
+describe('lazyAxiosTransport', () => {
+  it('loads axios on first use and sends through it', async () => {
+    const r = await lazyAxiosTransport(req({ method: 'post', url: 'echo', data: '{"a":1}', headers: { 'admin-token': 't' } }));
+    expect(r.status).toBe(200);
+    expect(r.data).toMatchObject({ method: 'POST', body: '{"a":1}', token: 't' });
+    expect(await preloadTransport()).toBe(axiosTransport);
+  });
+});
+

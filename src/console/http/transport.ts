@@ -1,9 +1,12 @@
 /**
  * The wire under the HTTP client: axios (query serialization, timeouts, cancellation, upload
- * and download progress, blobs). The transport resolves every HTTP status; the client decides
- * what is an error. Tests pass their own Transport (see client.test.ts).
+ * and download progress, blobs), in ./axios-transport.ts. The transport resolves every HTTP
+ * status; the client decides what is an error. Tests pass their own Transport (see client.test.ts).
+ *
+ * axios (≈15 KiB gzip) is fetched with the first request rather than with the shell: the
+ * sign-in page renders without it (it starts loading when the visitor starts typing, see
+ * `preloadTransport`), and a signed-in page load starts it at once beside the route's own code.
  */
-import axios, { AxiosError, type AxiosProgressEvent } from 'axios';
 
 export type Method = 'get' | 'post';
 
@@ -57,39 +60,27 @@ export class TransportError extends Error {
 
 export const isCancel = (e: unknown): boolean => e instanceof TransportError && e.code === 'ERR_CANCELED';
 
-/** The URL a request goes to, query included (axios's own serializer). */
-export function requestUrl(req: Pick<TransportRequest, 'baseURL' | 'url' | 'params'>): string {
-  return axios.getUri({ baseURL: req.baseURL, url: req.url, params: req.params });
+let loading: Promise<Transport> | undefined;
+
+/** Starts fetching the axios transport (idempotent); resolves to it. */
+export function preloadTransport(): Promise<Transport> {
+  loading ??= import('./axios-transport.js').then(
+    (m) => m.axiosTransport,
+    (e: unknown) => {
+      loading = undefined; // a failed chunk load (offline, new deploy) is tried again next time
+      throw e;
+    },
+  );
+  return loading;
 }
 
-const instance = axios.create({ validateStatus: () => true });
-
-const progress = (cb: ((e: Progress) => void) | undefined) =>
-  cb ? (e: AxiosProgressEvent) => cb({ loaded: e.loaded, total: e.total }) : undefined;
-
-export const axiosTransport: Transport = async (req) => {
+/** The console's transport: axios, loaded on first use. A chunk that cannot load is a network failure. */
+export const lazyAxiosTransport: Transport = async (req) => {
+  let send: Transport;
   try {
-    const r = await instance.request({
-      method: req.method,
-      baseURL: req.baseURL,
-      url: req.url,
-      params: req.params,
-      data: req.data,
-      headers: req.headers,
-      timeout: req.timeout,
-      withCredentials: req.withCredentials,
-      responseType: req.responseType === 'blob' ? 'blob' : 'json',
-      signal: req.signal,
-      onUploadProgress: progress(req.onUploadProgress),
-      onDownloadProgress: progress(req.onDownloadProgress),
-    });
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries((r.headers ?? {}) as Record<string, unknown>)) if (v != null) headers[k.toLowerCase()] = String(v);
-    return { status: r.status, data: r.data as unknown, headers };
+    send = await preloadTransport();
   } catch (e) {
-    if (axios.isCancel(e)) throw new TransportError('ERR_CANCELED', 'canceled');
-    const err = e as AxiosError;
-    if (err.code === AxiosError.ECONNABORTED || err.code === AxiosError.ETIMEDOUT) throw new TransportError('ECONNABORTED', err.message);
-    throw new TransportError('ERR_NETWORK', err.message || 'Network Error');
+    throw new TransportError('ERR_NETWORK', e instanceof Error ? e.message : 'Network Error');
   }
+  return send(req);
 };

@@ -1,15 +1,12 @@
 /** Every route but /login needs a session: wait for start-up, send anonymous visitors to /login. */
 import { Button } from 'antd';
-import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Loading } from '../../screens/Loading.js';
+import { LazyResult } from '../../widgets/LazyResult.js';
 import { http } from '../http/instance.js';
 import { bootSession } from './actions.js';
 import { clearSession, sessionStore } from './store.js';
-
-// only drawn when start-up fails: antd Result (with its large status images) stays out of the shell chunk
-const Result = lazy(() => import('antd/es/result/index.js'));
 
 export function RequireSession() {
   const status = sessionStore.use((s) => s.status);
@@ -19,7 +16,7 @@ export function RequireSession() {
   if (status === 'anonymous') return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   if (status === 'error')
     return (
-      <Result
+      <LazyResult
         status="warning"
         title={t('shell.boot.failed')}
         extra={[

@@ -1,10 +1,11 @@
-import { SettingOutlined, ArrowUpOutlined, ArrowDownOutlined } from '@ant-design/icons';
-import { Button, Checkbox, InputNumber, Popover, Space } from 'antd';
+import { SettingOutlined } from '@ant-design/icons';
+import { Button, Popover, Spin } from 'antd';
+import { lazy, Suspense } from 'react';
 import type { ColumnSettings } from '../../runtime/column-settings.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ColumnSpec } from '../../runtime/types.js';
 
-interface Props {
+export interface ColumnSettingsProps {
   env: RuntimeEnv;
   columns: ColumnSpec[];
   order: string[];
@@ -13,49 +14,26 @@ interface Props {
   reset(): void;
 }
 
+// the panel (checkboxes, number inputs) is fetched when the button is first hovered or clicked
+const loadPanel = () => import('./ColumnSettingsPanel.js');
+const ColumnSettingsPanel = lazy(loadPanel);
+
 /** Column visibility, order and width; saved per user and schema. */
-export function ColumnSettingsButton({ env, columns, order, settings, save, reset }: Props) {
-  const byKey = new Map(columns.map((c) => [c.key, c]));
-  const keys = order.filter((k) => byKey.has(k));
-  const move = (i: number, d: number) => {
-    const next = [...keys];
-    const [x] = next.splice(i, 1);
-    next.splice(Math.max(0, Math.min(next.length, i + d)), 0, x);
-    save({ ...settings, order: next });
-  };
-  const content = (
-    <Space direction="vertical" size={4} data-testid="column-settings">
-      {keys.map((k, i) => (
-        <Space key={k} size={4}>
-          <Checkbox
-            checked={!settings.hidden.includes(k)}
-            onChange={(e) =>
-              save({ ...settings, order: keys, hidden: e.target.checked ? settings.hidden.filter((h) => h !== k) : [...settings.hidden, k] })
-            }
-          >
-            {env.t(byKey.get(k)!.title)}
-          </Checkbox>
-          <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, -1)} />
-          <Button size="small" type="text" icon={<ArrowDownOutlined />} disabled={i === keys.length - 1} onClick={() => move(i, 1)} />
-          <InputNumber
-            size="small"
-            min={40}
-            max={1200}
-            placeholder={env.t('runtime.columns.width')}
-            value={settings.widths[k] ?? byKey.get(k)!.width}
-            onChange={(w) => save({ ...settings, order: keys, widths: { ...settings.widths, [k]: Number(w) || 0 } })}
-            style={{ width: 80 }}
-          />
-        </Space>
-      ))}
-      <Button size="small" onClick={reset}>
-        {env.t('runtime.columns.reset')}
-      </Button>
-    </Space>
-  );
+export function ColumnSettingsButton(props: ColumnSettingsProps) {
+  const { env } = props;
   return (
-    <Popover trigger="click" content={content} title={env.t('runtime.columns.title')} placement="bottomRight">
-      <Button icon={<SettingOutlined />} aria-label={env.t('runtime.columns.title')} />
+    <Popover
+      trigger="click"
+      // the popup (and so the panel) is first drawn when it first opens
+      content={
+        <Suspense fallback={<Spin size="small" />}>
+          <ColumnSettingsPanel {...props} />
+        </Suspense>
+      }
+      title={env.t('runtime.columns.title')}
+      placement="bottomRight"
+    >
+      <Button icon={<SettingOutlined />} aria-label={env.t('runtime.columns.title')} onMouseEnter={() => void loadPanel().catch(() => undefined)} />
     </Popover>
   );
 }

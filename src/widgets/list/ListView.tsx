@@ -1,4 +1,4 @@
-import { Alert, Card, Space, Table } from 'antd';
+import { Alert, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
@@ -7,6 +7,7 @@ import { useListController, type Row } from '../../runtime/controllers/use-list-
 import { useMemoryQuery, useUrlQuery, type QueryPort } from '../../runtime/query.js';
 import type { ListSchema, LoadedSchema } from '../../runtime/types.js';
 import { ActionButtons } from '../actions/ActionButtons.js';
+import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
 import { useInspect } from '../schema-page/inspect.js';
 import { buildColumns, visibleColumns } from './columns.js';
@@ -118,8 +119,8 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   );
   if (embedded) return <div data-schema-id={loaded.id}>{body}</div>;
   return (
-    <Card title={env.t(schema.title)} data-schema-id={loaded.id}>
+    <PlainCard title={env.t(schema.title)} data-schema-id={loaded.id}>
       {body}
-    </Card>
+    </PlainCard>
   );
 }

@@ -1,12 +1,13 @@
-import { Result, Spin } from 'antd';
+import { Spin } from 'antd';
+import { Suspense } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import type { LoadedSchema } from '../../runtime/types.js';
 import { useRouteSchema } from '../../runtime/use-schema.js';
+import { LazyResult } from '../LazyResult.js';
 import { FormHost } from '../form/FormHost.js';
-import { ErrorPanel } from './ErrorPanel.js';
-import { Inspector } from './Inspector.js';
 import { SchemaView } from './SchemaById.js';
 import { useWidgetPreload } from './use-widget-preload.js';
+import { LazyErrorPanel, LazyInspector } from './views.js';
 
 export { RuntimeProvider } from './RuntimeProvider.js';
 
@@ -26,7 +27,12 @@ export interface SchemaPageProps {
 export function SchemaPage({ path, params }: SchemaPageProps) {
   const state = useRouteSchema(path, useWidgetPreload());
   if (state.status === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
-  if (state.status === 'error') return <ErrorPanel problems={state.problems} />;
+  if (state.status === 'error')
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} />}>
+        <LazyErrorPanel problems={state.problems} />
+      </Suspense>
+    );
   if (state.status === 'none') return <NoSchema path={path} />;
   return <LoadedPage loaded={state.loaded} route={state.hit.route} params={{ ...state.hit.params, ...params }} />;
 }
@@ -36,7 +42,7 @@ function NoSchema({ path }: { path: string }) {
   // antd's Result does not pass data-* attributes on
   return (
     <div data-testid="schema-missing">
-      <Result status="404" title={env.t('runtime.page.missing')} subTitle={path} />
+      <LazyResult status="404" title={env.t('runtime.page.missing')} subTitle={path} />
     </div>
   );
 }
@@ -48,5 +54,10 @@ function LoadedPage({ loaded, route, params }: { loaded: LoadedSchema; route: st
       <SchemaView loaded={loaded} params={params} route={route} />
     </FormHost>
   );
-  return env.devMode ? <Inspector loaded={loaded}>{page}</Inspector> : page;
+  if (!env.devMode) return page;
+  return (
+    <Suspense fallback={page}>
+      <LazyInspector loaded={loaded}>{page}</LazyInspector>
+    </Suspense>
+  );
 }

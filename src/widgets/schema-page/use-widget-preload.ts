@@ -1,14 +1,23 @@
-/** The widgets layer's `prepare` for schema hooks: the lazy widgets a schema names are loaded before it renders. */
+/**
+ * The widgets layer's `prepare` for schema hooks: the renderer of the schema's kind and the
+ * lazy widgets it names are loaded before it renders.
+ */
 import { useMemo } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import type { PrepareSchema } from '../../runtime/use-schema.js';
 import { preloadSchemaWidgets, schemaWidgetNames } from '../preload.js';
+import { prepareView } from './views.js';
 
 export function useWidgetPreload(): PrepareSchema {
   const { registry } = useRuntime();
   return useMemo<PrepareSchema>(
-    () => (loaded) =>
-      schemaWidgetNames(loaded.schema).some((n) => registry.has(n) && !registry.isLoaded(n)) ? preloadSchemaWidgets(registry, loaded) : undefined,
+    () => (loaded) => {
+      const view = prepareView(loaded.schema.kind);
+      const widgets = schemaWidgetNames(loaded.schema).some((n) => registry.has(n) && !registry.isLoaded(n))
+        ? preloadSchemaWidgets(registry, loaded)
+        : undefined;
+      return view || widgets ? Promise.all([view, widgets]) : undefined;
+    },
     [registry],
   );
 }

@@ -1,0 +1,60 @@
+/**
+ * The renderers of the page kinds other than lists — detail, tabs, form page — and the
+ * dev-mode inspector are chunks of their own: a list page (the first page most people open)
+ * does not load them. `prepareView` starts a kind's chunk while the schema's widgets load
+ * (see use-widget-preload.ts), so a page of that kind still renders in one go; `viewOf`
+ * answers the loaded component, else a lazy one (a page drawn before its chunk arrived).
+ */
+import { lazy, type ComponentType } from 'react';
+import type { PageKind } from '../../runtime/types.js';
+
+type LazyKind = Exclude<PageKind, 'list'>;
+// the props differ per kind; SchemaView passes the right ones for the kind it picked
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type View = ComponentType<any>;
+
+const loaders: Record<LazyKind, () => Promise<View>> = {
+  detail: () => import('../detail/DetailView.js').then((m) => m.DetailView),
+  tabs: () => import('../tabs/TabsView.js').then((m) => m.TabsView),
+  form: () => import('../form/FormPage.js').then((m) => m.FormPage),
+};
+
+const ready = new Map<LazyKind, View>();
+const pending = new Map<LazyKind, Promise<View>>();
+
+const isLazyKind = (kind: string): kind is LazyKind => kind in loaders;
+
+function load(kind: LazyKind): Promise<View> {
+  let p = pending.get(kind);
+  if (!p) {
+    p = loaders[kind]().then(
+      (view) => {
+        ready.set(kind, view);
+        return view;
+      },
+      (e: unknown) => {
+        pending.delete(kind); // a failed chunk load is tried again next time
+        throw e;
+      },
+    );
+    pending.set(kind, p);
+  }
+  return p;
+}
+
+/** Starts loading the renderer of `kind`; undefined when there is nothing to wait for. */
+export function prepareView(kind: string): Promise<unknown> | undefined {
+  return isLazyKind(kind) && !ready.has(kind) ? load(kind) : undefined;
+}
+
+const lazyView = (kind: LazyKind): View => lazy(() => load(kind).then((v) => ({ default: v })));
+const lazyViews: Record<LazyKind, View> = { detail: lazyView('detail'), tabs: lazyView('tabs'), form: lazyView('form') };
+
+/** The renderer of `kind`: the loaded component, else a lazy one (draw it under a Suspense). */
+export const viewOf = (kind: LazyKind): View => ready.get(kind) ?? lazyViews[kind];
+
+/** The dev-mode inspector (drawn around every schema page when dev mode is on). */
+export const LazyInspector = lazy(() => import('./Inspector.js').then((m) => ({ default: m.Inspector })));
+
+/** The panel naming the problems of a schema that cannot be shown. */
+export const LazyErrorPanel = lazy(() => import('./ErrorPanel.js').then((m) => ({ default: m.ErrorPanel })));
