@@ -24,11 +24,20 @@ export function isWrite(sql: string): boolean {
   return true;
 }
 
+/** The tables of recent statement texts: the same few texts come back on every request. */
+const tablesSeen = new Map<string, readonly string[]>();
+const TABLES_SEEN_MAX = 500;
+
 /** Every table a statement names after FROM / JOIN / INTO / UPDATE / TABLE (lower case). */
-export function tablesIn(sql: string): string[] {
+export function tablesIn(sql: string): readonly string[] {
+  const seen = tablesSeen.get(sql);
+  if (seen) return seen;
   const out = new Set<string>();
   for (const m of sql.matchAll(TABLE_REF)) out.add(m[1].toLowerCase());
-  return [...out];
+  const tables = Object.freeze([...out]);
+  if (tablesSeen.size >= TABLES_SEEN_MAX) tablesSeen.delete(tablesSeen.keys().next().value as string);
+  tablesSeen.set(sql, tables);
+  return tables;
 }
 
 interface Entry {
@@ -70,12 +79,18 @@ export class WriteTracker {
    * than `ttlMs`. Concurrent callers share one computation. A rejected computation, or a value
    * `keep` refuses, is not kept.
    */
-  async memo<T>(key: string, tables: readonly string[], ttlMs: number, compute: () => Promise<T>, keep: (v: T) => boolean = () => true): Promise<T> {
+  memo<T>(key: string, tables: readonly string[], ttlMs: number, compute: () => Promise<T>, keep: (v: T) => boolean = () => true): Promise<T> {
+    // not `async`: a hit hands back the kept promise itself, with no promise wrapped around it
     const stamp = this.stamp(tables);
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && now - hit.at < ttlMs) return hit.value as Promise<T>;
-    const value = compute();
+    let value: Promise<T>;
+    try {
+      value = compute();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const entry: Entry = { stamp, at: now, value };
     this.entries.delete(key);
     this.entries.set(key, entry);
@@ -100,8 +115,7 @@ export function trackerOf(q: Queryable): WriteTracker | undefined {
 }
 
 function trackedQuery(q: Queryable, tracker: WriteTracker, touched: Set<string> | null): Queryable['query'] {
-  return async <T,>(sql: string, params?: unknown[]) => {
-    if (!isWrite(sql)) return q.query<T>(sql, params);
+  const write = async <T,>(sql: string, params?: unknown[]) => {
     const tables = tablesIn(sql);
     tracker.bump(tables);
     if (touched) {
@@ -115,6 +129,8 @@ function trackedQuery(q: Queryable, tracker: WriteTracker, touched: Set<string> 
       tracker.bump(tables);
     }
   };
+  // a read goes straight to the driver (its promise as it is); only writes are tracked
+  return <T,>(sql: string, params?: unknown[]) => (isWrite(sql) ? write<T>(sql, params) : q.query<T>(sql, params));
 }
 
 /** Wraps `db` so its writes are tracked; a handle already tracked is returned as it is. */

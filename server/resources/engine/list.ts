@@ -45,7 +45,7 @@ const column = (def: ResourceDef, name: string) => `t.${def.fields[name]?.column
 
 /** What a list needs of a declaration, worked out once per declaration (they never change). */
 interface Plan {
-  filters: Array<{ name: string; col: string; cast: string; kind: NonNullable<ResourceDef['fields'][string]['filter']> }>;
+  filters: Array<{ name: string; from: string; to: string; col: string; cast: string; kind: NonNullable<ResourceDef['fields'][string]['filter']> }>;
   selectList: string;
   selectDetail: string;
   /** a list column is a sub-select: page the ids first (see listRows) */
@@ -63,7 +63,14 @@ function planOf(def: ResourceDef): Plan {
     plan = {
       filters: Object.entries(def.fields)
         .filter(([, f]) => f.filter)
-        .map(([name, f]) => ({ name, col: column(def, name), cast: f.schema.format === 'date-time' ? '::timestamptz' : '', kind: f.filter! })),
+        .map(([name, f]) => ({
+          name,
+          from: `${name}_from`,
+          to: `${name}_to`,
+          col: column(def, name),
+          cast: f.schema.format === 'date-time' ? '::timestamptz' : '',
+          kind: f.filter!,
+        })),
       selectList: select(true),
       selectDetail: select(false),
       computed: Object.values(def.fields).some((f) => !f.detailOnly && !!f.select && /\bSELECT\b/i.test(f.select)),
@@ -75,10 +82,11 @@ function planOf(def: ResourceDef): Plan {
 
 /** Adds the declared filters present in `query` to `sql`. */
 export function applyFilters(def: ResourceDef, query: Record<string, unknown>, sql: Sql): void {
-  for (const { name, col, cast, kind } of planOf(def).filters) {
+  for (const f of planOf(def).filters) {
+    const { col, cast, kind } = f;
     if (kind === 'range') {
-      const from = query[`${name}_from`];
-      const to = query[`${name}_to`];
+      const from = query[f.from];
+      const to = query[f.to];
       if (from !== undefined && from !== '') sql.where.push(`${col} >= ${sql.p(from)}${cast}`);
       if (to !== undefined && to !== '') {
         // a bare date as the upper bound means the whole day
@@ -87,7 +95,7 @@ export function applyFilters(def: ResourceDef, query: Record<string, unknown>, s
       }
       continue;
     }
-    const v = query[name];
+    const v = query[f.name];
     if (v === undefined || v === '' || v === null) continue;
     sql.where.push(kind === 'ci' ? `lower(${col}) = lower(${sql.p(v)})` : `${col} = ${sql.p(v)}`);
   }
