@@ -3,7 +3,7 @@ import { startTsx } from '../lib/proc.js';
 import { failed, ratioOf, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
 import { API_CASES, queryString, type ApiCase } from './cases.js';
 import { benchData, type BenchData } from './data.js';
-import { envelopeOk, load, loadPair, type LoadResult } from './load.js';
+import { envelopeOk, load, loadPair, rowsOk, type LoadResult } from './load.js';
 import { signIn } from './login.js';
 import type { RecordedQuery } from './recording-db.js';
 
@@ -89,7 +89,8 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
     const explain = await post<Array<{ sql: string; plan: string }>>(`${baseline}/__bench/explain`, { queries: cap.queries });
     const { ours, base } = await loadPair(
       { url: app + url, headers, connections, ...timing, check: envelopeOk },
-      { url: `${baseline}/page/${c.id}`, connections, ...timing },
+      // checked too, so autocannon does the same work per reply on both sides
+      { url: `${baseline}/page/${c.id}`, connections, ...timing, check: rowsOk },
       ctx.smoke ? 1 : 3,
     );
     ctx.log(`  ours ${ours.rps} req/s p99 ${ours.p99} ms — baseline ${base.rps} req/s p99 ${base.p99} ms`);

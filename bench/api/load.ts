@@ -83,6 +83,9 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
 /** `{code: 10000}` envelope check for app replies. */
 export const envelopeOk = (status: number, body: string): boolean => status === 200 && body.includes('"code":10000');
 
+/** The baseline's reply check: a JSON array of rows. */
+export const rowsOk = (status: number, body: string): boolean => status === 200 && body.startsWith('[');
+
 /**
  * Ours and the baseline measured alternately, `rounds` times each with `duration / rounds`
  * seconds per turn (after a warm-up of each), so a change in machine load hits both alike.

@@ -6,6 +6,7 @@
  * - control routes under /__bench/ on the baseline port (capture, explain).
  * Prints `BENCH_READY {"app":port,"baseline":port,"driver":...}`. SIGTERM closes the database.
  */
+import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { verifyPassword } from '../../server/auth/password.js';
@@ -69,6 +70,27 @@ base.post<{ Body: { queries: RecordedQuery[] } }>('/__bench/explain', async (req
     out.push({ sql: q.sql, plan: r.rows.map((row) => Object.values(row)[0]).join('\n') });
   }
   return out;
+});
+
+/** CPU time this process has used so far (µs), to set against requests served (bench/api/profile.ts). */
+base.get('/__bench/cpu', async () => process.cpuUsage());
+
+/** CPU profile of this process between start and stop (bench/api/profile.ts; never used by the bench itself). */
+let inspector: Session | null = null;
+base.post('/__bench/profile/start', async () => {
+  inspector = new Session();
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+  await inspector.post('Profiler.start');
+  return { ok: true };
+});
+base.post('/__bench/profile/stop', async () => {
+  if (!inspector) throw new Error('no profile running');
+  const { profile } = await inspector.post('Profiler.stop');
+  inspector.disconnect();
+  inspector = null;
+  return profile;
 });
 
 await base.listen({ port: 0, host: '127.0.0.1' });
