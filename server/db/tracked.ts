@@ -19,6 +19,8 @@ const TABLE_REF = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|TRUNCATE)\s+(?:ONLY\s+)?(?:"
 
 /** Whether a statement can change rows (a `WITH` read counts as a write if it holds one). */
 export function isWrite(sql: string): boolean {
+  // the common case, without a regular expression over the whole statement
+  if (sql.startsWith('SELECT ')) return false;
   if (READ.test(sql)) return false;
   if (/^\s*WITH\b/i.test(sql)) return WRITE_IN_CTE.test(sql);
   return true;
@@ -41,6 +43,8 @@ export function tablesIn(sql: string): readonly string[] {
 }
 
 interface Entry {
+  /** `writes` when the read started: unchanged since, the stamp needs no comparing */
+  writes: number;
   stamp: string;
   at: number;
   value: Promise<unknown>;
@@ -51,6 +55,8 @@ export class WriteTracker {
   /** bumped by statements whose tables cannot be told (multi-statement exec): every entry goes */
   private epoch = 0;
   private readonly entries = new Map<string, Entry>();
+  /** bumps of any table so far */
+  private writes = 0;
 
   constructor(private readonly maxEntries = 2000) {}
 
@@ -62,6 +68,7 @@ export class WriteTracker {
   }
 
   bump(tables: Iterable<string>): void {
+    this.writes += 1;
     let any = false;
     for (const t of tables) {
       this.versions.set(t, (this.versions.get(t) ?? 0) + 1);
@@ -71,6 +78,7 @@ export class WriteTracker {
   }
 
   bumpAll(): void {
+    this.writes += 1;
     this.epoch += 1;
   }
 
@@ -81,17 +89,18 @@ export class WriteTracker {
    */
   memo<T>(key: string, tables: readonly string[], ttlMs: number, compute: () => Promise<T>, keep: (v: T) => boolean = () => true): Promise<T> {
     // not `async`: a hit hands back the kept promise itself, with no promise wrapped around it
-    const stamp = this.stamp(tables);
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp && now - hit.at < ttlMs) return hit.value as Promise<T>;
+    if (hit && now - hit.at < ttlMs && (hit.writes === this.writes || hit.stamp === this.stamp(tables))) return hit.value as Promise<T>;
+    const writes = this.writes;
+    const stamp = this.stamp(tables);
     let value: Promise<T>;
     try {
       value = compute();
     } catch (err) {
       return Promise.reject(err);
     }
-    const entry: Entry = { stamp, at: now, value };
+    const entry: Entry = { writes, stamp, at: now, value };
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
@@ -105,6 +114,7 @@ export class WriteTracker {
   /** forgets every kept value (tests, and writes made around the tracked handle) */
   clear(): void {
     this.entries.clear();
+    this.writes += 1;
     this.epoch += 1;
   }
 }
