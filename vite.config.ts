@@ -59,6 +59,12 @@ export default defineConfig({
     manifest: true,
     // every browser the console supports has <link rel=modulepreload>
     modulePreload: { polyfill: false },
-    rolldownOptions: { output: { codeSplitting: { groups: chunkGroups } } },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: chunkGroups } },
+      // rc-field-form (antd Form's store) declares no `sideEffects`, so the one helper list pages
+      // use from antd's form folder (Table → Radio → form/hooks/useForm) kept all of rc-field-form,
+      // its fields and its async validator. Its modules only define things.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]rc-field-form[\\/]/, sideEffects: false }] },
+    },
   },
 });

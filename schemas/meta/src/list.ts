@@ -61,6 +61,8 @@ export const ListSchema = Type.Object(
     ...pageFields,
     data: ListData,
     filters: Type.Optional(FormilyObject),
+    /** how many filters show before the rest fold behind "more filters" (default 6; false: never fold) */
+    filtersShown: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(false)])),
     columns: Type.Array(Column, { minItems: 1 }),
     toolbar: Type.Optional(ActionList),
     rowActions: Type.Optional(ActionList),

@@ -1,11 +1,14 @@
 import { FormLayout } from '@formily/antd-v5';
 import { createForm } from '@formily/core';
 import { FormProvider } from '@formily/react';
+import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, Space } from 'antd';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import type { FormilyObject } from '../../runtime/types.js';
 import { usePreparedSchema, useSchemaField } from '../form/use-schema-field.js';
+import { preloadSchemaWidgets } from '../preload.js';
+import { foldedHaveValues, foldFilters, pickFilters } from './filter-fold.js';
 
 interface Props {
   schema: FormilyObject;
@@ -13,13 +16,21 @@ interface Props {
   onSearch(values: Record<string, unknown>): void;
   onReset(): void;
   scope: Record<string, unknown>;
+  /** the list's `filtersShown` (see filter-fold.ts) */
+  shown?: number | false;
 }
 
 /** The list's filter form (a Formily object schema); values live in the URL query. */
-export function FilterForm({ schema, values, onSearch, onReset, scope }: Props) {
-  const { env } = useRuntime();
+export function FilterForm({ schema, values, onSearch, onReset, scope, shown: filtersShown }: Props) {
+  const { env, registry } = useRuntime();
   const SchemaField = useSchemaField();
-  const prepared = usePreparedSchema(schema, '/filters');
+  const { open, folded } = useMemo(() => foldFilters(schema, filtersShown), [schema, filtersShown]);
+  // undefined until the user toggles: unfolded when a folded filter holds a value
+  const [unfold, setUnfold] = useState<boolean>();
+  const unfolded = folded.length === 0 || (unfold ?? foldedHaveValues(folded, values));
+  const drawn = useMemo(() => (unfolded ? schema : pickFilters(schema, open)), [schema, open, unfolded]);
+  const prepared = usePreparedSchema(drawn, '/filters');
+  const loadFolded = () => void preloadSchemaWidgets(registry, pickFilters(schema, folded));
   const form = useMemo(() => createForm({ values }), [schema]); // eslint-disable-line react-hooks/exhaustive-deps
   const key = JSON.stringify(values);
   // the form starts with the values; later query changes (back button, reset) are copied in
@@ -47,6 +58,20 @@ export function FilterForm({ schema, values, onSearch, onReset, scope }: Props) 
             >
               {env.t('runtime.list.reset')}
             </Button>
+            {folded.length > 0 && (
+              <Button
+                type="link"
+                autoInsertSpace={false}
+                data-testid="filter-fold"
+                aria-expanded={unfolded}
+                onMouseEnter={loadFolded}
+                onFocus={loadFolded}
+                onClick={() => setUnfold(!unfolded)}
+              >
+                {unfolded ? env.t('runtime.list.lessFilters') : env.t('runtime.list.moreFilters', { count: folded.length })}
+                {unfolded ? <UpOutlined /> : <DownOutlined />}
+              </Button>
+            )}
           </Space>
         </div>
       </FormLayout>

@@ -70,7 +70,7 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   const body = (
     <>
       {schema.filters && (
-        <FilterForm schema={schema.filters} values={ctl.filters} onSearch={ctl.setFilters} onReset={ctl.resetFilters} scope={ctl.scope} />
+        <FilterForm schema={schema.filters} shown={schema.filtersShown} values={ctl.filters} onSearch={ctl.setFilters} onReset={ctl.resetFilters} scope={ctl.scope} />
       )}
       <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
         <Space wrap>

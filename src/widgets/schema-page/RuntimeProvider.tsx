@@ -7,6 +7,7 @@ import { setTracing } from '../../runtime/expr/trace.js';
 import { createSchemaLoader, type SchemaLoader } from '../../runtime/loader.js';
 import type { Registry } from '../../runtime/registry.js';
 import type { RuntimeUser } from '../../runtime/types.js';
+import { asFirstDrawn } from '../list/filter-fold.js';
 import { preloadSchemaWidgets } from '../preload.js';
 import { createDefaultRegistry } from '../registry.js';
 
@@ -46,7 +47,7 @@ export function RuntimeProvider({ env, children, user = null, registry, loader, 
   const ld = useMemo(() => loader ?? createSchemaLoader(env.http), [loader, env.http]);
   // the code of the widgets a schema names starts loading as soon as its JSON arrives, while it
   // is being checked (the page waits for it anyway: see useWidgetPreload)
-  useEffect(() => ld.onReceived((_id, schema) => void preloadSchemaWidgets(reg, schema)), [ld, reg]);
+  useEffect(() => ld.onReceived((_id, schema) => void preloadSchemaWidgets(reg, asFirstDrawn(schema))), [ld, reg]);
   useEffect(() => {
     setTracing(env.devMode);
     return env.devMode ? ld.startPolling(pollMs) : undefined;

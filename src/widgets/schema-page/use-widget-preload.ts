@@ -5,6 +5,7 @@
 import { useMemo } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import type { PrepareSchema } from '../../runtime/use-schema.js';
+import { asFirstDrawn } from '../list/filter-fold.js';
 import { preloadSchemaWidgets, schemaWidgetNames } from '../preload.js';
 import { prepareView } from './views.js';
 
@@ -13,8 +14,10 @@ export function useWidgetPreload(): PrepareSchema {
   return useMemo<PrepareSchema>(
     () => (loaded) => {
       const view = prepareView(loaded.schema.kind);
-      const widgets = schemaWidgetNames(loaded.schema).some((n) => registry.has(n) && !registry.isLoaded(n))
-        ? preloadSchemaWidgets(registry, loaded)
+      // what the page draws first: a list's folded filters load when the bar unfolds
+      const schema = asFirstDrawn(loaded.schema);
+      const widgets = schemaWidgetNames(schema).some((n) => registry.has(n) && !registry.isLoaded(n))
+        ? preloadSchemaWidgets(registry, schema)
         : undefined;
       return view || widgets ? Promise.all([view, widgets]) : undefined;
     },
