@@ -5,6 +5,7 @@ import { ratioOf, skipped, type Figure, type Goal, type Suite, type SuiteContext
 import { median, round } from '../lib/stats.js';
 import { launch, measurePage, type PageResult } from './browser.js';
 import { buildBenchPages } from './build.js';
+import { checkBenchSchemas } from './check-schemas.js';
 import { missingNeeds } from './pages.js';
 import { ensurePeers } from './peers.js';
 import { profilePage } from './profile.js';
@@ -160,6 +161,7 @@ export const consoleSuite: Suite = {
   id: 'console',
   title: 'Console pages (production build in Chromium; medians of several loads)',
   async run(ctx) {
+    checkBenchSchemas(); // the in-memory API names the check's fingerprint, as the real server does
     buildBenchPages(ctx);
     const server = await serveStatic(path.join(ctx.root, 'bench/console/dist'), path.join(ctx.root, 'bench/peers/node_modules'));
     const browser = await launch();

@@ -1,8 +1,11 @@
 /**
  * A RuntimeEnv for the bench's schema pages: the in-memory API (schema/list, schema/detail and
  * the page data), no-op notifications and navigation, a dictionary `t`, every permission.
- * The runtime itself (loader, ajv check, controllers, widgets) is the product's own code.
+ * The runtime itself (loader, controllers, widgets) is the product's own code. Like the real
+ * server, the in-memory API names the fingerprint of the meta-schema check its schemas passed
+ * (checked in Node before the run: ../check-schemas.ts), so the runtime does not repeat it.
  */
+import { SCHEMA_CHECK } from '../../../src/contract/schema-check.js';
 import type { RuntimeEnv } from '../../../src/runtime/env.js';
 import common from '../../../src/locales/en-US/common.json';
 import runtime from '../../../src/locales/en-US/runtime.json';
@@ -39,13 +42,14 @@ const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout((
 function get(path: string, params: Record<string, unknown> = {}): Promise<unknown> {
   if (path === 'schema/list') {
     return later({
+      checked: SCHEMA_CHECK,
       list: Object.values(SCHEMAS).map((s) => ({ id: s.id, version: 1, hash: `bench-${s.id}`, kind: s.kind, routes: s.routes, module: 'intelligent_text' })),
     });
   }
   if (path === 'schema/detail') {
     const s = SCHEMAS[String(params.id)];
     if (!s) return Promise.reject(new Error(`no bench schema ${String(params.id)}`));
-    return later({ schema: s.schema(), hash: `bench-${s.id}`, enums: Object.fromEntries(s.enums.map((e) => [e, enums[e]])) });
+    return later({ schema: s.schema(), hash: `bench-${s.id}`, enums: Object.fromEntries(s.enums.map((e) => [e, enums[e]])), checked: SCHEMA_CHECK });
   }
   if (path === 'bench/list') {
     const q = new URLSearchParams(location.search);
