@@ -1,4 +1,4 @@
-import { Alert, Card, Descriptions, Space, Spin } from 'antd';
+import { Alert, Descriptions, Space, Spin } from 'antd';
 import { createElement } from 'react';
 import { isShown } from '../../runtime/actions.js';
 import { getPath } from '../../runtime/api.js';
@@ -7,6 +7,7 @@ import { useDetailController } from '../../runtime/controllers/use-detail-contro
 import { resolveMap } from '../../runtime/expr/template.js';
 import type { DetailSchema, LoadedSchema, SectionSpec } from '../../runtime/types.js';
 import { ActionButtons } from '../actions/ActionButtons.js';
+import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
 import { SchemaById } from '../schema-page/SchemaById.js';
 import { useInspect } from '../schema-page/inspect.js';
@@ -26,7 +27,7 @@ export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSche
     if (s.type === 'descriptions') {
       const items = s.items.filter((it) => isShown(it, env, scope));
       return (
-        <Card key={s.key} title={title} size="small">
+        <PlainCard key={s.key} title={title} size="small">
           <Descriptions column={s.columns ?? 2} bordered size="small">
             {items.map((it) => {
               const index = s.items.indexOf(it);
@@ -38,26 +39,26 @@ export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSche
               );
             })}
           </Descriptions>
-        </Card>
+        </PlainCard>
       );
     }
     if (s.type === 'list') {
       return (
-        <Card key={s.key} title={title} size="small">
+        <PlainCard key={s.key} title={title} size="small">
           <SchemaById id={s.list} params={{ ...params, ...resolveMap(s.params, scope) }} />
-        </Card>
+        </PlainCard>
       );
     }
     const Comp = registry.get(s.widget, `/sections/${si}/widget`);
     return (
-      <Card key={s.key} title={title} size="small">
+      <PlainCard key={s.key} title={title} size="small">
         {createElement(Comp, { ...(s.widgetProps ?? {}), value: getPath(ctl.record, s.dataIndex), record: ctl.record ?? {} })}
-      </Card>
+      </PlainCard>
     );
   };
 
   return (
-    <Card
+    <PlainCard
       title={env.t(schema.title)}
       data-schema-id={loaded.id}
       extra={<ActionButtons actions={schema.actions} host={{ env, scope, refresh: ctl.refresh, openForm }} />}
@@ -68,6 +69,6 @@ export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSche
           {ctl.record ? schema.sections.map(section) : null}
         </Space>
       </Spin>
-    </Card>
+    </PlainCard>
   );
 }

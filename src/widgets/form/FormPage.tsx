@@ -1,8 +1,9 @@
-import { Button, Card, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useRuntime } from '../../runtime/context.js';
 import { useFormController, type FormOutcome } from '../../runtime/controllers/use-form-controller.js';
 import type { FormMode, FormSchema, LoadedSchema } from '../../runtime/types.js';
+import { PlainCard } from '../PlainCard.js';
 import { useInspect } from '../schema-page/inspect.js';
 import { FormFields } from './FormFields.js';
 
@@ -29,7 +30,7 @@ export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSc
     else next(outcome);
   };
   return (
-    <Card title={ctl.title} data-schema-id={loaded.id}>
+    <PlainCard title={ctl.title} data-schema-id={loaded.id}>
       <FormFields schema={schema} ctl={ctl} />
       <Space style={{ marginTop: 16, paddingLeft: '25%' }}>
         {!ctl.readOnly && (
@@ -50,6 +51,6 @@ export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSc
           />
         </Suspense>
       )}
-    </Card>
+    </PlainCard>
   );
 }
