@@ -35,7 +35,7 @@ async function main(): Promise<number> {
     smoke: args.smoke,
     only: args.only,
     skipPeer: args.skipPeer,
-    runs: args.runs ?? (args.smoke ? 2 : 7),
+    runs: args.runs ?? (args.smoke ? 1 : 7),
     profile: args.profile,
     root,
     facts: {},

@@ -114,7 +114,7 @@ async function runLogin(ctx: SuiteContext, data: BenchData, ready: Ready): Promi
   // one scrypt verification takes 0.5 s or more here: warm up by count, so no cut-off request
   // still holds the thread pool when measuring starts
   const connections = ctx.smoke ? 2 : 4;
-  const timing = { duration: ctx.smoke ? 5 : 15, warmup: { requests: connections } };
+  const timing = { duration: ctx.smoke ? 2 : 15, warmup: { requests: connections } };
   const body = { email: data.adminEmail, password: data.adminPassword };
   const ours = await load({ url: `http://127.0.0.1:${ready.app}/api/admin/user/login`, method: 'POST', body, connections, ...timing, check: envelopeOk });
   const base = await load({ url: `http://127.0.0.1:${ready.baseline}/scrypt`, method: 'POST', body: { password: data.adminPassword }, connections, ...timing });

@@ -14,7 +14,7 @@ export const USAGE = `npm run bench [-- flags]
   --smoke            short run on small data (CI): every part once, a second or two per figure
   --only a,b         only figures whose id starts with one of these (e.g. api.shop-list, console.list)
   --skip-peer        do not install or measure the amis peer
-  --runs N           page loads per browser figure (median taken); default 7, smoke 2
+  --runs N           page loads per browser figure (median taken); default 7, smoke 1
   --out FILE         where to write the JSON (default bench/results/latest.json; smoke: smoke.json)
   --list             print the figure ids and exit
   --profile          console pages: one profiled load each (unminified build) instead of timings;
