@@ -54,6 +54,26 @@ function same(a: SchemaState | RouteSchemaState, b: SchemaState | RouteSchemaSta
   return a.hit.route === b.hit.route && JSON.stringify(a.hit.params) === JSON.stringify(b.hit.params);
 }
 
+/**
+ * State that belongs to one (loader, key): when either changes, it is derived again during
+ * render (no effect, so no extra commit). `set` replaces it unless `same` finds nothing new,
+ * in which case the state object is kept and nothing commits.
+ */
+function useKeyedState<K, S extends SchemaState | RouteSchemaState>(
+  loader: SchemaLoader,
+  key: K,
+  init: () => S,
+): [S, (next: S) => void] {
+  const [current, setCurrent] = useState<{ loader: SchemaLoader; key: K; state: S }>(() => ({ loader, key, state: init() }));
+  let state = current.state;
+  if (current.key !== key || current.loader !== loader) {
+    state = init();
+    setCurrent({ loader, key, state });
+  }
+  const set = (next: S) => setCurrent((c) => (c.key === key && c.loader === loader && same(c.state, next) ? c : { loader, key, state: next }));
+  return [state, set];
+}
+
 function initialById(loader: SchemaLoader, id: string | null, prepare?: PrepareSchema): SchemaState {
   const loaded = id ? loader.peek(id) : undefined;
   return loaded && !prepare?.(loaded) ? { status: 'ready', loaded } : LOADING;
@@ -62,22 +82,12 @@ function initialById(loader: SchemaLoader, id: string | null, prepare?: PrepareS
 export function useSchema(id: string | null, prepare?: PrepareSchema): SchemaState {
   const { loader } = useRuntime();
   const prep = useLatest(prepare);
-  const [current, setCurrent] = useState<{ loader: SchemaLoader; id: string | null; state: SchemaState }>(() => ({
-    loader,
-    id,
-    state: initialById(loader, id, prepare),
-  }));
-  // another id (or loader): derive the new state during render instead of an effect's extra commit
-  let state = current.state;
-  if (current.id !== id || current.loader !== loader) {
-    state = initialById(loader, id, prepare);
-    setCurrent({ loader, id, state });
-  }
+  const [state, setState] = useKeyedState<string | null, SchemaState>(loader, id, () => initialById(loader, id, prepare));
   const ready = state.status === 'ready' ? state.loaded : null;
   useEffect(() => {
     if (!id) return;
     let live = true;
-    const set = (next: SchemaState) => live && setCurrent((c) => (c.id === id && c.loader === loader && same(c.state, next) ? c : { loader, id, state: next }));
+    const set = (next: SchemaState) => live && setState(next);
     const fetch = () =>
       loader
         .load(id)
@@ -127,21 +137,11 @@ function initialByRoute(loader: SchemaLoader, path: string, prepare?: PrepareSch
 export function useRouteSchema(path: string, prepare?: PrepareSchema): RouteSchemaState {
   const { loader } = useRuntime();
   const prep = useLatest(prepare);
-  const [current, setCurrent] = useState<{ loader: SchemaLoader; path: string; state: RouteSchemaState }>(() => ({
-    loader,
-    path,
-    state: initialByRoute(loader, path, prepare),
-  }));
-  let state = current.state;
-  if (current.path !== path || current.loader !== loader) {
-    state = initialByRoute(loader, path, prepare);
-    setCurrent({ loader, path, state });
-  }
+  const [state, setState] = useKeyedState<string, RouteSchemaState>(loader, path, () => initialByRoute(loader, path, prepare));
   const settled = state.status !== 'loading';
   useEffect(() => {
     let live = true;
-    const set = (next: RouteSchemaState) =>
-      live && setCurrent((c) => (c.path === path && c.loader === loader && same(c.state, next) ? c : { loader, path, state: next }));
+    const set = (next: RouteSchemaState) => live && setState(next);
     const fetch = () =>
       loader
         .resolveRoute(path)
