@@ -4,31 +4,21 @@
  */
 import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/constants.js';
 import type { GeneratedError, GeneratedValidator } from './generated/validators.js';
+import { loadOnce, type LoadOnce } from './load-once.js';
 import type { EnumSchema, PageKind, PageSchema, SchemaProblem } from './types.js';
 
 type Kind = 'list' | 'form' | 'detail' | 'tabs' | 'enum';
 
 /** Each kind's generated validator is a chunk of its own, loaded once when a schema of that kind is checked. */
-const loaders: Record<Kind, () => Promise<GeneratedValidator>> = {
-  list: () => import('./generated/validate-list.js').then((m) => m.validate_list),
-  form: () => import('./generated/validate-form.js').then((m) => m.validate_form),
-  detail: () => import('./generated/validate-detail.js').then((m) => m.validate_detail),
-  tabs: () => import('./generated/validate-tabs.js').then((m) => m.validate_tabs),
-  enum: () => import('./generated/validate-enum.js').then((m) => m.validate_enum),
+const loaders: Record<Kind, LoadOnce<GeneratedValidator>> = {
+  list: loadOnce(() => import('./generated/validate-list.js').then((m) => m.validate_list)),
+  form: loadOnce(() => import('./generated/validate-form.js').then((m) => m.validate_form)),
+  detail: loadOnce(() => import('./generated/validate-detail.js').then((m) => m.validate_detail)),
+  tabs: loadOnce(() => import('./generated/validate-tabs.js').then((m) => m.validate_tabs)),
+  enum: loadOnce(() => import('./generated/validate-enum.js').then((m) => m.validate_enum)),
 };
-const loaded = new Map<Kind, Promise<GeneratedValidator>>();
 
-function loadValidator(kind: Kind): Promise<GeneratedValidator> {
-  let p = loaded.get(kind);
-  if (!p) {
-    p = loaders[kind]().catch((e: unknown) => {
-      loaded.delete(kind);
-      throw e;
-    });
-    loaded.set(kind, p);
-  }
-  return p;
-}
+const loadValidator = (kind: Kind): Promise<GeneratedValidator> => loaders[kind]();
 
 /**
  * Starts fetching validator chunks ahead of the first check (a failed fetch is retried then):

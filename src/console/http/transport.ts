@@ -8,6 +8,8 @@
  * `preloadTransport`), and a signed-in page load starts it at once beside the route's own code.
  */
 
+import { loadOnce } from '../../runtime/load-once.js';
+
 export type Method = 'get' | 'post';
 
 export interface Progress {
@@ -60,19 +62,8 @@ export class TransportError extends Error {
 
 export const isCancel = (e: unknown): boolean => e instanceof TransportError && e.code === 'ERR_CANCELED';
 
-let loading: Promise<Transport> | undefined;
-
-/** Starts fetching the axios transport (idempotent); resolves to it. */
-export function preloadTransport(): Promise<Transport> {
-  loading ??= import('./axios-transport.js').then(
-    (m) => m.axiosTransport,
-    (e: unknown) => {
-      loading = undefined; // a failed chunk load (offline, new deploy) is tried again next time
-      throw e;
-    },
-  );
-  return loading;
-}
+/** Starts fetching the axios transport (once; a failed chunk load is tried again next time); resolves to it. */
+export const preloadTransport = loadOnce(() => import('./axios-transport.js').then((m): Transport => m.axiosTransport));
 
 /** The console's transport: axios, loaded on first use. A chunk that cannot load is a network failure. */
 export const lazyAxiosTransport: Transport = async (req) => {

@@ -6,6 +6,7 @@
  * answers the loaded component, else a lazy one (a page drawn before its chunk arrived).
  */
 import { lazy, type ComponentType } from 'react';
+import { loadOnce, type LoadOnce } from '../../runtime/load-once.js';
 import type { PageKind } from '../../runtime/types.js';
 
 type LazyKind = Exclude<PageKind, 'list'>;
@@ -13,45 +14,24 @@ type LazyKind = Exclude<PageKind, 'list'>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type View = ComponentType<any>;
 
-const loaders: Record<LazyKind, () => Promise<View>> = {
-  detail: () => import('../detail/DetailView.js').then((m) => m.DetailView),
-  tabs: () => import('../tabs/TabsView.js').then((m) => m.TabsView),
-  form: () => import('../form/FormPage.js').then((m) => m.FormPage),
+const loaders: Record<LazyKind, LoadOnce<View>> = {
+  detail: loadOnce(() => import('../detail/DetailView.js').then((m) => m.DetailView)),
+  tabs: loadOnce(() => import('../tabs/TabsView.js').then((m) => m.TabsView)),
+  form: loadOnce(() => import('../form/FormPage.js').then((m) => m.FormPage)),
 };
-
-const ready = new Map<LazyKind, View>();
-const pending = new Map<LazyKind, Promise<View>>();
 
 const isLazyKind = (kind: string): kind is LazyKind => kind in loaders;
 
-function load(kind: LazyKind): Promise<View> {
-  let p = pending.get(kind);
-  if (!p) {
-    p = loaders[kind]().then(
-      (view) => {
-        ready.set(kind, view);
-        return view;
-      },
-      (e: unknown) => {
-        pending.delete(kind); // a failed chunk load is tried again next time
-        throw e;
-      },
-    );
-    pending.set(kind, p);
-  }
-  return p;
-}
-
 /** Starts loading the renderer of `kind`; undefined when there is nothing to wait for. */
 export function prepareView(kind: string): Promise<unknown> | undefined {
-  return isLazyKind(kind) && !ready.has(kind) ? load(kind) : undefined;
+  return isLazyKind(kind) && !loaders[kind].peek() ? loaders[kind]() : undefined;
 }
 
-const lazyView = (kind: LazyKind): View => lazy(() => load(kind).then((v) => ({ default: v })));
+const lazyView = (kind: LazyKind): View => lazy(() => loaders[kind]().then((v) => ({ default: v })));
 const lazyViews: Record<LazyKind, View> = { detail: lazyView('detail'), tabs: lazyView('tabs'), form: lazyView('form') };
 
 /** The renderer of `kind`: the loaded component, else a lazy one (draw it under a Suspense). */
-export const viewOf = (kind: LazyKind): View => ready.get(kind) ?? lazyViews[kind];
+export const viewOf = (kind: LazyKind): View => loaders[kind].peek() ?? lazyViews[kind];
 
 /** The dev-mode inspector (drawn around every schema page when dev mode is on). */
 export const LazyInspector = lazy(() => import('./Inspector.js').then((m) => ({ default: m.Inspector })));
