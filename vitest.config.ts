@@ -19,6 +19,8 @@ export default defineConfig({
           environment: 'node',
           include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'schemas/**/*.test.ts'],
           exclude,
+          // some node tests load every schema or start a parse worker: seconds on a loaded 2-core box
+          testTimeout: 30_000,
         },
       },
       {

@@ -9,7 +9,6 @@ import { renderMetaFiles } from '../schemas/meta/src/files.js';
 import { renderValidatorFiles } from '../schemas/meta/src/validators.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const metaDir = join(root, 'schemas', 'meta');
 const check = process.argv.includes('--check');
 let stale = 0;
 const outputs: Array<[string, string]> = [

@@ -18,7 +18,7 @@ function newestMtime(path) {
   return newest;
 }
 
-const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p));
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p));
 const stale = !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the console (first start or sources changed)…');

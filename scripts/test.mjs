@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in the order a failure is cheapest to find.
-// Schema check → types → unit tests → build → API tests (PGlite, then PostgreSQL when
-// TEST_DATABASE_URL is set) → browser tests in Chromium → bench smoke.
+// Schema check → lint → types → unit tests → build → API tests (PGlite, then PostgreSQL when
+// TEST_DATABASE_URL is set) → soak (60 s, 100 connections: no error, RSS growth < 10 %) →
+// browser tests in Chromium → bench smoke.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
   ['schemas:check', ['run', 'schemas:check']],
+  ['lint', ['run', 'lint']],
   ['typecheck', ['run', 'typecheck']],
   ['unit', ['run', 'test:unit']],
   ['build', ['run', 'build']],
   ['api (PGlite)', ['run', 'test:api'], { TEST_DATABASE_URL: '' }],
 ];
 if (process.env.TEST_DATABASE_URL) steps.push(['api (PostgreSQL)', ['run', 'test:api']]);
+if (!process.argv.includes('--no-soak')) steps.push(['soak (60 s)', ['run', 'soak', '--', '--minutes', '1']]);
 steps.push(['e2e (Chromium)', ['run', 'test:e2e']]);
 if (!process.argv.includes('--no-bench')) steps.push(['bench smoke', ['run', 'bench', '--', '--smoke']]);
 

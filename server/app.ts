@@ -9,15 +9,26 @@ import { checkRouteAccess, registerRoutes } from './http/register.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerStatic } from './plugins/static.js';
 import { registerValidation } from './plugins/validation.js';
+import { clientErrorHandler, registerInputRules } from './plugins/input-rules.js';
 import { allRoutes } from './routes/index.js';
 import { loadSchemas, stopSchemaWatch } from './schemas/index.js';
+import type { SqlDb } from './db/sql-db.js';
+import type { Clock } from './jobs/clock.js';
+import { JobEngine } from './jobs/engine.js';
+import { jobKinds, tickers } from './jobs/kinds.js';
+import { registerHealth } from './routes/health.js';
+import { configureSecrets, secretSettings } from './ai/secrets.js';
+import { registerTelephony } from './voice/callback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** the settings the app was built with (routes read e.g. cookieSecure via ctx.req.server) */
     backofficeConfig: Config;
+    /** the work engine: `app.jobs.enqueue(tx, kind, data, opts)` (server/jobs) */
+    jobs: JobEngine;
   }
 }
 
@@ -26,6 +37,10 @@ export interface AppOptions {
   db: Db;
   /** defaults to every route of server/routes/index.ts */
   routes?: RouteDef[];
+  /** the work engine; by default one is made over `db` with `config.workers` loops and started */
+  jobs?: JobEngine;
+  /** the engine's clock when it makes one (tests pass a ControlledClock) */
+  clock?: Clock;
 }
 
 /** Never logged: tokens, cookies, passwords (Fastify's default serializers skip bodies too). */
@@ -44,7 +59,7 @@ export const LOG_REDACT = [
  * only server/server.ts listens for real. The database must already be migrated and seeded.
  * Throws when a route declares no access (deny by default).
  */
-export async function buildApp({ config, db, routes }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, routes, jobs, clock }: AppOptions): Promise<FastifyInstance> {
   const list = routes ?? (await allRoutes());
   checkRouteAccess(list);
   // every schema is validated before the app exists: an invalid one stops the start,
@@ -55,9 +70,31 @@ export async function buildApp({ config, db, routes }: AppOptions): Promise<Fast
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
+    clientErrorHandler,
   });
   app.decorate('backofficeConfig', config);
+  // the key that encrypts model servers' API keys (SECRET_KEY, else a key file in the data dir)
+  if (configureSecrets(secretSettings(config)).source === 'none') app.log.warn('no SECRET_KEY and no DATA_DIR on PostgreSQL: API keys of model servers cannot be stored (docs/ai.md)');
+  const tracked = trackWrites(db);
+  const engine =
+    jobs ??
+    new JobEngine({
+      db: tracked as SqlDb,
+      kinds: jobKinds,
+      tickers,
+      clock,
+      concurrency: config.workers,
+      bossSchema: config.jobsSchema,
+      log: app.log,
+    });
+  app.decorate('jobs', engine);
+  if (!jobs) {
+    await engine.start();
+    app.addHook('onClose', async () => engine.stop());
+  }
+  registerHealth(app, tracked);
   registerValidation(app);
+  registerInputRules(app);
   // JSON as usual (prototype-poisoning safe), but an empty JSON body reads as {} (clients that
   // POST with no data still send the content type)
   const json = app.getDefaultJsonParser('error', 'error');
@@ -68,12 +105,16 @@ export async function buildApp({ config, db, routes }: AppOptions): Promise<Fast
   registerErrorHandling(app);
   await registerSecurity(app);
   await app.register(cookie);
+  // a request limit per address on every route registered after this (health checks are before)
+  await registerRateLimit(app, tracked, config);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
   app.addHook('onClose', async () => stopSchemaWatch());
   // writes through the app are tracked so short-lived read caches (sessions, list totals) drop
   // what a write made stale; pass a db already wrapped to share the tracker (tests do)
-  registerRoutes(app, trackWrites(db), list);
+  registerRoutes(app, tracked, list);
+  // the telephony provider's signed status callback (public, form-encoded: server/voice/callback.ts)
+  await registerTelephony(app, tracked);
   await registerStatic(app, config.staticDir);
   return app;
 }

@@ -12,6 +12,8 @@ export interface Config {
   /** empty → a strong password is generated for the first super admin and printed once */
   adminPassword: string;
   seedDemo: boolean;
+  /** the demo operator's password when demo data creates it (DEMO_PASSWORD); empty → generated and printed once */
+  demoPassword: string;
   cookieSecure: boolean;
   /** the built client (Vite `dist`) */
   staticDir: string;
@@ -23,6 +25,20 @@ export interface Config {
   bodyLimit: number;
   appName: string;
   version: string;
+  /** jobs run at once in this process (WORKERS; default 4 on PGlite, 8 on PostgreSQL); 0 = an API-only instance (docs/operations.md) */
+  workers: number;
+  /** the schema pg-boss keeps its queue tables in (JOBS_SCHEMA) */
+  jobsSchema: string;
+  /** a learn-material export of more rows than this runs as a job instead of streaming (EXPORT_JOB_ROWS, default 5000) */
+  exportJobRows: number;
+  /** requests per minute per client address, all routes (RATE_LIMIT_PER_MINUTE, default 1200; 0 = off) */
+  rateLimitPerMinute: number;
+  /** sign-in requests per minute per address (RATE_LIMIT_LOGIN_PER_MINUTE, default 60; 0 = only the global limit) */
+  rateLimitLoginPerMinute: number;
+  /** a session unused this long is refused (SESSION_IDLE_MINUTES, default 120) */
+  sessionIdleMinutes: number;
+  /** live sessions per account; signing in beyond it revokes the oldest (SESSIONS_PER_ACCOUNT, default 10) */
+  sessionsPerAccount: number;
 }
 
 const flag = (v: string | undefined, dflt: boolean): boolean => {
@@ -47,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminEmail: (env.ADMIN_EMAIL?.trim() || 'admin@example.com').toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD ?? '',
     seedDemo: flag(env.SEED_DEMO, databaseUrl === ''),
+    demoPassword: env.DEMO_PASSWORD ?? '',
     cookieSecure: flag(env.COOKIE_SECURE, false),
     staticDir: path.resolve(cwd, env.STATIC_DIR?.trim() || './dist'),
     trustProxy: flag(env.TRUST_PROXY, false),
@@ -54,5 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     appName: env.APP_NAME?.trim() || '后台管理系统',
     version: env.npm_package_version ?? '0.1.0',
+    workers: int(env.WORKERS, databaseUrl ? 8 : 4, 'WORKERS'),
+    jobsSchema: env.JOBS_SCHEMA?.trim() || 'pgboss',
+    exportJobRows: int(env.EXPORT_JOB_ROWS, 5000, 'EXPORT_JOB_ROWS'),
+    rateLimitPerMinute: int(env.RATE_LIMIT_PER_MINUTE, 1200, 'RATE_LIMIT_PER_MINUTE'),
+    rateLimitLoginPerMinute: int(env.RATE_LIMIT_LOGIN_PER_MINUTE, 60, 'RATE_LIMIT_LOGIN_PER_MINUTE'),
+    sessionIdleMinutes: int(env.SESSION_IDLE_MINUTES, 120, 'SESSION_IDLE_MINUTES') || 120,
+    sessionsPerAccount: int(env.SESSIONS_PER_ACCOUNT, 10, 'SESSIONS_PER_ACCOUNT') || 10,
   };
 }

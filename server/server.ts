@@ -51,6 +51,9 @@ const lines = [
   `  database: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}` +
     (applied.length ? `; migrations applied: ${applied.join(', ')}` : ''),
   `  API docs: ${url}/api/docs`,
+  app.jobs.runsWorkers
+    ? `  work engine: up to ${config.workers} jobs at once in this process (WORKERS)`
+    : '  work engine: API only (WORKERS=0): jobs are enqueued here and run by `npm run worker` processes',
 ];
 if (seed.admin?.generated) {
   lines.push(`  Sign in as ${seed.admin.email} with password: ${seed.admin.password}`);
@@ -60,5 +63,7 @@ if (seed.admin?.generated) {
 } else {
   lines.push(`  Sign in with your super admin account (first one: ${config.adminEmail}).`);
 }
-for (const d of seed.demoAccounts) lines.push(`  Demo account (${d.role}): ${d.email} / ${d.password}  (demo data only)`);
+for (const d of seed.demoAccounts) {
+  lines.push(`  Demo account (${d.role}): ${d.email} / ${d.password}  (demo data only; shown only this once)`);
+}
 console.log(lines.join('\n') + '\n');

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.js';
-import { conflict, forbidden, notFound } from '../http/errors.js';
-import type { SessionUser } from '../http/route.js';
+import { conflict, notFound } from '../http/errors.js';
 
 /** Flattened keys of the admin center routes (src/contract/permission-manifest.ts). */
 const P = 'admin_center.admin.permission';
@@ -20,6 +19,10 @@ export const Keys = {
   permissionUpdate: `${P}.permission.update`,
   permissionDelete: `${P}.permission.delete`,
   auditLogs: `${P}.audit_logs`,
+  job: 'admin_center.admin.job',
+  jobDetail: 'admin_center.admin.job.detail',
+  jobRetry: 'admin_center.admin.job.retry',
+  jobCancel: 'admin_center.admin.job.cancel',
 } as const;
 
 /** Run after a change inside its transaction: throwing rolls the change back. */
@@ -29,35 +32,7 @@ export async function assertSuperAdminRemains(q: Queryable): Promise<void> {
      JOIN account_roles ar ON ar.account_id = a.id JOIN roles r ON r.id = ar.role_id
      WHERE a.status = 1 AND r.is_super_admin`,
   );
-  if (r.rows[0].n === 0) throw conflict('the last enabled super admin account cannot be removed, disabled or demoted');
-}
-
-/** Only a super admin may grant super-admin roles or touch super-admin roles/accounts. */
-export async function assertMayUseRoles(q: Queryable, user: SessionUser, roleIds: number[]): Promise<void> {
-  if (user.isSuperAdmin || roleIds.length === 0) return;
-  const r = await q.query('SELECT 1 FROM roles WHERE id = ANY($1::int[]) AND is_super_admin', [roleIds]);
-  if (r.rows.length > 0) throw forbidden();
-}
-
-export async function isSuperAccount(q: Queryable, accountId: number): Promise<boolean> {
-  const r = await q.query(
-    'SELECT 1 FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = $1 AND r.is_super_admin',
-    [accountId],
-  );
-  return r.rows.length > 0;
-}
-
-/** A non-super admin may only grant permissions it holds itself. */
-export async function assertMayGrant(q: Queryable, user: SessionUser, permissionIds: number[]): Promise<void> {
-  if (user.isSuperAdmin || permissionIds.length === 0) return;
-  const r = await q.query<{ module: string; permission_key: string; permission_type: number }>(
-    'SELECT module, permission_key, permission_type FROM permissions WHERE id = ANY($1::int[])',
-    [permissionIds],
-  );
-  for (const p of r.rows) {
-    const key = Number(p.permission_type) === 4 ? p.module : `${p.module}.${p.permission_key}`;
-    if (!user.keys.has(key)) throw forbidden();
-  }
+  if (r.rows[0].n === 0) throw conflict('the last enabled super admin account cannot be removed, disabled or demoted / 最后一个启用的超级管理员账号不能删除、停用或降级');
 }
 
 /** Every id must exist in `table`, else 40004 naming the first missing one. */

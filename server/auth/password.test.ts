@@ -11,7 +11,7 @@ describe('passwords', () => {
     expect(await verifyPassword('correct horsf', a)).toBe(false);
     expect(await verifyPassword('x', 'garbage')).toBe(false);
     expect(await verifyDummy('x')).toBe(false);
-  }, 30_000);
+  }, 120_000);
 
   it('generated passwords are long and random', () => {
     const p = generatePassword();

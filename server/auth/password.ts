@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 /** scrypt at OWASP parameters: N = 2^17, r = 8, p = 1 (128 MiB per hash). */
 const N = 2 ** 17;
@@ -6,13 +7,37 @@ const R = 8;
 const P = 1;
 const KEYLEN = 32;
 const MAXMEM = 256 * 1024 * 1024;
-export const MIN_PASSWORD_LENGTH = 8;
+/** for new passwords only (src/contract/password.ts); sign-in accepts any stored password */
+export { PASSWORD_MIN_LENGTH as MIN_PASSWORD_LENGTH } from '../../src/contract/password.js';
+
+/**
+ * Hashes at once: one core fewer than the machine has (at least one), so a storm of sign-ins
+ * queues here instead of taking every core from the requests being answered (issue 12 item 3).
+ */
+const HASH_SLOTS = Math.max(1, availableParallelism() - 1);
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (hashing >= HASH_SLOTS) await new Promise<void>((res) => waiting.push(res));
+  else hashing++;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
 
 const derive = (password: string, salt: Buffer, n: number, r: number, p: number, keylen: number) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, keylen, { N: n, r, p, maxmem: MAXMEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  inSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, keylen, { N: n, r, p, maxmem: MAXMEM }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 
 /** Encoded as `scrypt$N$r$p$salt$hash` (base64url), so parameters can change later. */

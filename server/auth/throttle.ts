@@ -1,27 +1,153 @@
 import type { Queryable } from '../db/db.js';
 
-/** Login throttling, kept in the database so it holds across restarts and instances. */
-export const WINDOW_MINUTES = 15;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 30;
+/**
+ * Sign-in throttling that slows guessing down without locking the owner out (issue 12 items 5, 7).
+ *
+ * - per email + address: the first `freeFailures` failures cost nothing, then each further
+ *   attempt waits a delay that doubles (5 s, 10 s, 20 s … up to 15 minutes); an hour without a
+ *   failure forgets the pair, a successful sign-in clears it;
+ * - per account, a much higher ceiling over every address — except addresses the account has
+ *   signed in from in the last 30 days, so a distributed guesser cannot lock its owner out;
+ * - per address, a limit across accounts (one address spraying many emails).
+ *
+ * The decision and the account look-up are ONE statement, taken before any password check: the
+ * attempt reserves its slot with INSERT … ON CONFLICT DO UPDATE … WHERE, which takes the row lock
+ * and re-checks the latest row, so parallel attempts on PostgreSQL cannot get more checks than
+ * the rule allows (the reservation commits at once, outside any transaction). A reservation
+ * counts as a failure until a success deletes the pair.
+ */
+export interface ThrottleRules {
+  freeFailures: number;
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+  /** a pair without a failure for this long starts again from zero */
+  pairResetMinutes: number;
+  accountCeiling: number;
+  accountWindowMinutes: number;
+  addressLimit: number;
+  addressWindowMinutes: number;
+  /** addresses with a session of the account this recent are not held by the account ceiling */
+  knownAddressDays: number;
+}
 
-export async function isThrottled(q: Queryable, email: string, ip: string): Promise<boolean> {
-  const r = await q.query<{ by_email: number; by_ip: number }>(
-    `SELECT
-       (SELECT count(*)::int FROM login_failures WHERE email = $1 AND created_at > now() - make_interval(mins => $3)) AS by_email,
-       (SELECT count(*)::int FROM login_failures WHERE ip = $2 AND created_at > now() - make_interval(mins => $3)) AS by_ip`,
-    [email, ip, WINDOW_MINUTES],
-  );
+export const THROTTLE: ThrottleRules = {
+  freeFailures: 5,
+  baseDelaySeconds: 5,
+  maxDelaySeconds: 15 * 60,
+  pairResetMinutes: 60,
+  accountCeiling: 100,
+  accountWindowMinutes: 60,
+  addressLimit: 50,
+  addressWindowMinutes: 15,
+  knownAddressDays: 30,
+};
+
+/** Seconds to wait after `failures` failures of one pair (0 while still free). */
+export function delayAfter(failures: number, rules: ThrottleRules = THROTTLE): number {
+  if (failures < rules.freeFailures) return 0;
+  return Math.min(rules.maxDelaySeconds, rules.baseDelaySeconds * 2 ** Math.min(failures - rules.freeFailures, 20));
+}
+
+export interface LoginAccount {
+  id: number;
+  email: string;
+  name: string;
+  password_hash: string;
+  status: number;
+}
+
+export type Refusal = 'pair' | 'account' | 'address';
+
+export type Attempt =
+  | { allowed: true; account: LoginAccount | null }
+  | { allowed: false; reason: Refusal; retryAfter: number; account: LoginAccount | null };
+
+interface DecisionRow {
+  id: number | null;
+  email: string | null;
+  name: string | null;
+  password_hash: string | null;
+  status: number | null;
+  reserved: number | null;
+  by_account: number;
+  by_address: number;
+  known: boolean;
+  pair_failures: number | null;
+  pair_wait: number | null;
+}
+
+/** The pair's delay as SQL (seconds) over the row's `failures`, same rule as delayAfter. */
+const DELAY_SQL = (col: string) => `least($8::float8, $7::float8 * power(2::float8, least(${col} - $6, 20)))`;
+
+const DECIDE_SQL = `
+WITH acct AS (
+  SELECT id, email, name, password_hash, status FROM accounts WHERE email = $1
+), gate AS (
+  SELECT
+    (SELECT coalesce(sum(failures), 0) FROM login_throttle
+      WHERE email = $1 AND last_at > now() - make_interval(mins => $3))::int AS by_account,
+    (SELECT coalesce(sum(failures), 0) FROM login_throttle
+      WHERE ip = $2 AND last_at > now() - make_interval(mins => $5))::int AS by_address,
+    EXISTS (SELECT 1 FROM sessions s WHERE s.account_id = (SELECT id FROM acct) AND s.ip = $2
+             AND s.created_at > now() - make_interval(days => $10)) AS known
+), slot AS (
+  INSERT INTO login_throttle AS t (email, ip, failures, last_at)
+  SELECT $1, $2, 1, now() FROM gate
+   WHERE gate.by_address < $4 AND (gate.known OR gate.by_account < $11)
+  ON CONFLICT (email, ip) DO UPDATE
+    SET failures = CASE WHEN t.last_at <= now() - make_interval(mins => $9) THEN 1 ELSE t.failures + 1 END,
+        last_at = now()
+    WHERE t.last_at <= now() - make_interval(mins => $9)
+       OR t.failures < $6
+       OR t.last_at + make_interval(secs => ${DELAY_SQL('t.failures')}) <= now()
+  RETURNING t.failures
+)
+SELECT a.id, a.email, a.name, a.password_hash, a.status,
+       (SELECT failures FROM slot) AS reserved,
+       g.by_account, g.by_address, g.known,
+       p.failures AS pair_failures,
+       CASE WHEN p.failures IS NULL THEN NULL
+            ELSE extract(epoch FROM p.last_at + make_interval(secs => ${DELAY_SQL('p.failures')}) - now())::float8 END AS pair_wait
+  FROM gate g
+  LEFT JOIN acct a ON true
+  LEFT JOIN login_throttle p ON p.email = $1 AND p.ip = $2`;
+
+/**
+ * Takes the throttle decision for one sign-in attempt and reads the account, in one statement.
+ * Run it on the app's handle, not inside a transaction: the reservation must be visible to the
+ * attempts running beside it before this one checks its password.
+ */
+export async function beginAttempt(q: Queryable, email: string, ip: string, rules: ThrottleRules = THROTTLE): Promise<Attempt> {
+  const r = await q.query<DecisionRow>(DECIDE_SQL, [
+    email,
+    ip,
+    rules.accountWindowMinutes,
+    rules.addressLimit,
+    rules.addressWindowMinutes,
+    rules.freeFailures,
+    rules.baseDelaySeconds,
+    rules.maxDelaySeconds,
+    rules.pairResetMinutes,
+    rules.knownAddressDays,
+    rules.accountCeiling,
+  ]);
   const row = r.rows[0];
-  return row.by_email >= MAX_FAILURES_PER_ACCOUNT || row.by_ip >= MAX_FAILURES_PER_ADDRESS;
+  const account: LoginAccount | null =
+    row.id === null ? null : { id: row.id, email: row.email!, name: row.name!, password_hash: row.password_hash!, status: Number(row.status) };
+  if (row.reserved !== null) return { allowed: true, account };
+  if (row.by_address >= rules.addressLimit) return { allowed: false, reason: 'address', retryAfter: rules.addressWindowMinutes * 60, account };
+  if (!row.known && row.by_account >= rules.accountCeiling) {
+    return { allowed: false, reason: 'account', retryAfter: rules.accountWindowMinutes * 60, account };
+  }
+  return { allowed: false, reason: 'pair', retryAfter: Math.max(1, Math.ceil(Number(row.pair_wait ?? 1))), account };
 }
 
-export async function recordFailure(q: Queryable, email: string, ip: string): Promise<void> {
-  await q.query('INSERT INTO login_failures (email, ip) VALUES ($1, $2)', [email, ip]);
-  // keep the table small: drop rows older than a day now and then
-  if (Math.random() < 0.05) await q.query(`DELETE FROM login_failures WHERE created_at < now() - interval '1 day'`);
+/** A successful sign-in forgets the failures of its email + address. */
+export async function clearPair(q: Queryable, email: string, ip: string): Promise<void> {
+  await q.query('DELETE FROM login_throttle WHERE email = $1 AND ip = $2', [email, ip]);
 }
 
-export async function clearFailures(q: Queryable, email: string): Promise<void> {
-  await q.query('DELETE FROM login_failures WHERE email = $1', [email]);
+/** Drops pairs nobody has tried for a day (called now and then after a failure). */
+export async function pruneThrottle(q: Queryable): Promise<void> {
+  await q.query(`DELETE FROM login_throttle WHERE last_at < now() - interval '1 day'`);
 }

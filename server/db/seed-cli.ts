@@ -25,7 +25,7 @@ try {
   const report = await seedAll(db, config);
   console.log(`migrations applied: ${applied.length ? applied.join(', ') : 'none'}`);
   if (report.admin) console.log(`super admin: ${report.admin.email} / ${report.admin.password}  (shown once)`);
-  for (const d of report.demoAccounts) console.log(`demo account: ${d.email} / ${d.password}`);
+  for (const d of report.demoAccounts) console.log(`demo account: ${d.email} / ${d.password}  (shown once)`);
   if (scale === 'large') {
     const { seedLarge } = await import('./demo/large.js');
     await seedDemo(db); // the demo data first (no-op when present), then the volume

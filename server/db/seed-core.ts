@@ -1,12 +1,12 @@
 import { MANIFEST, flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { Db, Queryable } from './db.js';
-import { generatePassword, hashPassword } from '../auth/password.js';
+import { generatePassword, hashPassword, verifyPassword } from '../auth/password.js';
+import { revokeAccountSessions } from '../auth/sessions.js';
 
 export const SUPER_ADMIN_ROLE = '超级管理员';
 export const DEMO_OPERATOR = {
   email: 'operator@example.com',
   name: '文本运营 Demo',
-  password: 'operator-demo-2026',
   role: '文本运营',
   /** flattened keys: the text module, its home, and the shop menu's list and plan pages */
   keys: [
@@ -28,11 +28,14 @@ export interface SeedCoreOptions {
   /** empty → generated */
   adminPassword?: string;
   demo: boolean;
+  /** the demo operator's password; empty → generated (printed once) */
+  demoPassword?: string;
 }
 
 export interface SeedReport {
   /** set only when the first super admin was created by this call */
   admin?: { email: string; password: string; generated: boolean };
+  /** demo accounts whose password this call set (created, or a published password replaced): shown once */
   demoAccounts: Array<{ email: string; password: string; role: string }>;
 }
 
@@ -132,9 +135,46 @@ async function ensureAccount(q: Queryable, email: string, name: string, password
   return true;
 }
 
+/** The marker (table app_setting) that the demo operator was created once: never again after that. */
+export const DEMO_OPERATOR_MARK = 'demo_operator_created';
+/** The password the demo operator had before it was generated (published in old docs): replaced where found. */
+const PUBLISHED_DEMO_PASSWORD = 'operator-demo-2026';
+
+/**
+ * The demo operator, created once, with demo data only, with a generated password (or
+ * DEMO_PASSWORD) shown once; a marker row remembers it, so an admin who deletes it is not
+ * overruled at the next start. On a database from before the marker, an existing demo operator
+ * still holding the once published password gets a generated one instead (whatever the demo
+ * setting). Returns the account when this call set its password.
+ */
+async function seedDemoOperator(q: Queryable, opts: SeedCoreOptions): Promise<SeedReport['demoAccounts'][number] | null> {
+  const d = DEMO_OPERATOR;
+  const mark = await q.query('SELECT 1 FROM app_setting WHERE key = $1', [DEMO_OPERATOR_MARK]);
+  if (mark.rows.length > 0) return null;
+  const existing = await q.query<{ id: number; password_hash: string }>('SELECT id, password_hash FROM accounts WHERE email = $1', [d.email]);
+  const acc = existing.rows[0];
+  if (!acc && !opts.demo) return null; // not created yet: demo data may ask for it later
+  const password = opts.demoPassword || generatePassword();
+  let out: SeedReport['demoAccounts'][number] | null = { email: d.email, password, role: d.role };
+  if (!acc) {
+    const roleId = await ensureRole(q, d.role, false, d.keys);
+    await ensureAccount(q, d.email, d.name, password, roleId);
+  } else if (await verifyPassword(PUBLISHED_DEMO_PASSWORD, acc.password_hash)) {
+    await q.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2', [await hashPassword(password), acc.id]);
+    await revokeAccountSessions(q, acc.id);
+  } else {
+    out = null; // created before the marker and its password already changed: leave it
+  }
+  await q.query(
+    `INSERT INTO app_setting (key, value) VALUES ($1, jsonb_build_object('email', $2::text, 'at', now())) ON CONFLICT (key) DO NOTHING`,
+    [DEMO_OPERATOR_MARK, d.email],
+  );
+  return out;
+}
+
 /**
  * Idempotent core seed: permissions from the manifest, the first super admin on an empty
- * database, and (demo) the text-operator role and account.
+ * database, and (demo, once) the text-operator role and account.
  */
 export async function seedCore(db: Db, opts: SeedCoreOptions): Promise<SeedReport> {
   const report: SeedReport = { demoAccounts: [] };
@@ -149,12 +189,8 @@ export async function seedCore(db: Db, opts: SeedCoreOptions): Promise<SeedRepor
       await ensureAccount(q, opts.adminEmail.toLowerCase(), 'Admin', password, roleId);
       report.admin = { email: opts.adminEmail.toLowerCase(), password, generated };
     }
-    if (opts.demo) {
-      const d = DEMO_OPERATOR;
-      const roleId = await ensureRole(q, d.role, false, d.keys);
-      await ensureAccount(q, d.email, d.name, d.password, roleId);
-      report.demoAccounts.push({ email: d.email, password: d.password, role: d.role });
-    }
+    const demo = await seedDemoOperator(q, opts);
+    if (demo) report.demoAccounts.push(demo);
   });
   return report;
 }

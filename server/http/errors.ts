@@ -11,7 +11,7 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = 'resource') => new AppError(Code.NOT_FOUND, `${what} not found`);
+export const notFound = (what = 'resource') => new AppError(Code.NOT_FOUND, `${what} not found / 记录不存在`);
 export const conflict = (msg: string) => new AppError(Code.CONFLICT, msg);
 export const forbidden = () => new AppError(Code.FORBIDDEN);
 export const invalid = (errors: FieldError[]) =>

@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { allPermissionKeys } from '../../src/contract/permission-manifest.js';
 import { Code } from '../../src/contract/codes.js';
 import type { Db, Queryable } from '../db/db.js';
 import { writeAudit } from '../auth/audit.js';
-import { authenticate } from '../auth/sessions.js';
+import { authenticate, sessionRules } from '../auth/sessions.js';
+import { routeLimiter } from '../plugins/rate-limit.js';
 import { AppError, CommittedError } from './errors.js';
 import type { Access, AuditEntry, JsonSchema, RouteContext, RouteDef, SessionUser } from './route.js';
 
@@ -36,11 +38,38 @@ export function allowed(access: Access, user: SessionUser | null): boolean {
   return keys.some((k) => user.keys.has(k));
 }
 
-/** Object schemas refuse extra properties unless they say otherwise. */
+const INT4 = { minimum: -2147483648, maximum: 2147483647 };
+
+/**
+ * Rules every route's schema gets once: object schemas refuse extra properties unless they say
+ * otherwise, and an integer without bounds is bounded to what the database stores (an id of
+ * 99999999999 is a 40001 naming the field, not a database error).
+ */
 const strict = (schema: JsonSchema | undefined): JsonSchema | undefined => {
   if (!schema) return undefined;
-  if (schema.type === 'object' && !('additionalProperties' in schema)) return { ...schema, additionalProperties: false };
-  return schema;
+  let out = schema;
+  if (schema.type === 'integer') {
+    out = { ...INT4, ...schema };
+  }
+  if (schema.type === 'object' && !('additionalProperties' in schema)) out = { ...out, additionalProperties: false };
+  if (out.properties && typeof out.properties === 'object') {
+    const props = Object.fromEntries(Object.entries(out.properties as Record<string, JsonSchema>).map(([k, v]) => [k, strictNested(v)]));
+    out = { ...out, properties: props };
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out = { ...out, items: strictNested(out.items as JsonSchema) };
+  return out;
+};
+
+/** nested schemas get the integer bounds only (their additionalProperties stay as declared) */
+const strictNested = (schema: JsonSchema): JsonSchema => {
+  if (!schema || typeof schema !== 'object') return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  let out = types.includes('integer') ? { ...INT4, ...schema } : schema;
+  if (out.properties && typeof out.properties === 'object') {
+    out = { ...out, properties: Object.fromEntries(Object.entries(out.properties as Record<string, JsonSchema>).map(([k, v]) => [k, strictNested(v)])) };
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out = { ...out, items: strictNested(out.items as JsonSchema) };
+  return out;
 };
 
 const envelope = (data: JsonSchema): JsonSchema => ({
@@ -69,6 +98,33 @@ function context(db: Queryable, user: SessionUser | null, req: FastifyRequest, r
   };
 }
 
+/** an id the refused call named (body or query `id`), for the audit row's target */
+const namedId = (req: FastifyRequest): string | null => {
+  for (const src of [req.body, req.query]) {
+    const id = src && typeof src === 'object' ? (src as Record<string, unknown>).id : undefined;
+    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) return String(id);
+  }
+  return null;
+};
+
+/**
+ * A refused call (40003: the access check, or a rule such as the privilege ceiling) leaves an
+ * audit row. It is one INSERT on the app's handle, outside the request's transaction (which has
+ * rolled back by now), with what is already known: no look-up, no body (only the route and the
+ * reason). A failure to write it is logged and does not change the reply.
+ */
+async function auditRefusal(db: Db, route: RouteDef, user: SessionUser | null, req: FastifyRequest, err: AppError): Promise<void> {
+  try {
+    await writeAudit(
+      db,
+      { id: user?.id ?? null, email: user?.email ?? '', ip: clientIp(req), userAgent: userAgent(req) },
+      { action: 'forbidden', resource: route.path.split('/')[0], targetId: namedId(req), after: { route: `${route.method} ${routeUrl(route)}`, reason: err.message } },
+    );
+  } catch (e) {
+    req.log.warn({ err: e, route: route.path }, 'could not write the audit row of a refused call');
+  }
+}
+
 const COMMITTED = Symbol('committed');
 
 /** Runs a POST handler in one transaction; a CommittedError commits and is rethrown after. */
@@ -85,19 +141,48 @@ async function inTransaction(db: Db, fn: (q: Queryable) => Promise<unknown>): Pr
   return out;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the signed-in account, set by the route's login check (null on public routes) */
+    sessionUser: SessionUser | null;
+  }
+}
+
 /**
  * Turns RouteDefs into Fastify routes: schemas (validation + OpenAPI), authentication,
  * access check, transaction for POST, envelope. See server/http/route.ts for the contract.
+ *
+ * Each route's onRequest hooks are, in order: the request limit (server/plugins/rate-limit.ts,
+ * when on), then the login and access check — before the body is read or validated, so an
+ * anonymous caller gets 20001 and one without the key 40003 (audited) whatever it sent.
  */
 export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[]): void {
   checkRouteAccess(routes);
+  if (!app.hasRequestDecorator('sessionUser')) app.decorateRequest('sessionUser', null);
+  const rules = sessionRules(app.backofficeConfig);
+  // typed through @fastify/type-provider-typebox like every TypeBox route schema (route.ts `route()`)
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const route of routes) {
     const isPublic = route.access === 'public';
-    app.route({
+    const checkAccess: onRequestHookHandler = async (req) => {
+      const user = await authenticate(db, req, rules);
+      if (!user) throw new AppError(Code.NOT_LOGGED_IN);
+      req.sessionUser = user;
+      if (!allowed(route.access, user)) {
+        const err = new AppError(Code.FORBIDDEN);
+        await auditRefusal(db, route, user, req, err);
+        throw err;
+      }
+    };
+    const limiter = routeLimiter(app, route.rateLimit);
+    const onRequest = [...(limiter ? [limiter] : []), ...(isPublic ? [] : [checkAccess])];
+    api.route({
       method: route.method,
       url: routeUrl(route),
-      // the lean header set of JSON API replies (server/plugins/security.ts)
-      config: { apiReply: true },
+      // the lean header set of JSON API replies (server/plugins/security.ts); the request limit
+      // runs as the first onRequest hook below instead of where the plugin would add it
+      config: { apiReply: true, rateLimit: false },
+      ...(onRequest.length ? { onRequest } : {}),
       schema: {
         summary: route.summary,
         tags: route.tags ?? [route.path.split('/')[0]],
@@ -107,18 +192,22 @@ export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[])
         ...(isPublic ? {} : { security: [{ adminToken: [] }] }),
       },
       handler: async (req, reply) => {
-        const user = isPublic ? null : await authenticate(db, req);
-        if (!isPublic && !user) throw new AppError(Code.NOT_LOGGED_IN);
-        if (!allowed(route.access, user)) throw new AppError(Code.FORBIDDEN);
-        if (route.raw) {
-          await route.handler(context(db, user, req, reply));
-          return reply;
+        const user = req.sessionUser;
+        try {
+          if (route.raw) {
+            await route.handler(context(db, user, req, reply));
+            return reply;
+          }
+          const data =
+            route.method === 'POST' && route.transaction !== false
+              ? await inTransaction(db, (q) => route.handler(context(q, user, req, reply)))
+              : await route.handler(context(db, user, req, reply));
+          return { code: Code.OK, msg: 'ok', data: data ?? null };
+        } catch (err) {
+          // a rule inside the handler refused (e.g. the privilege ceiling)
+          if (err instanceof AppError && err.code === Code.FORBIDDEN) await auditRefusal(db, route, user, req, err);
+          throw err;
         }
-        const data =
-          route.method === 'POST'
-            ? await inTransaction(db, (q) => route.handler(context(q, user, req, reply)))
-            : await route.handler(context(db, user, req, reply));
-        return { code: Code.OK, msg: 'ok', data: data ?? null };
       },
     });
   }

@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 
 /**
  * How every API route is declared. The app registers a list of these under `/api/admin/`
@@ -8,7 +10,10 @@ import type { Queryable } from '../db/db.js';
  * body (additional properties refused, 40001 naming each field), authentication, the access
  * check (40003), the envelope `{ code, msg, data }`, a transaction for every POST (the
  * handler's `db` is the transaction), and the audit rows written through `ctx.audit` in that
- * same transaction.
+ * same transaction. The login and access checks run in an `onRequest` hook, before the body is
+ * read or validated: an anonymous caller gets 20001 and a caller without the key 40003 whatever
+ * it sent. Declare routes with `route({...})` and TypeBox schemas to get typed `ctx.query` /
+ * `ctx.body` without casts.
  */
 export type JsonSchema = Record<string, unknown>;
 
@@ -38,8 +43,9 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-export interface RouteContext<Q = Record<string, unknown>, B = Record<string, unknown>> {
-  db: Queryable;
+export interface RouteContext<Q = Record<string, unknown>, B = Record<string, unknown>, D extends Queryable = Queryable> {
+  /** the request's transaction on a POST; the app's handle on a GET or a `transaction: false` route */
+  db: D;
   user: SessionUser | null;
   query: Q;
   body: B;
@@ -49,6 +55,7 @@ export interface RouteContext<Q = Record<string, unknown>, B = Record<string, un
   audit(entry: AuditEntry): Promise<void>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one list holds routes of every query and body type
 export interface RouteDef<Q = any, B = any> {
   method: 'GET' | 'POST';
   /** relative to the base, no leading slash, e.g. `role/list` */
@@ -63,7 +70,42 @@ export interface RouteDef<Q = any, B = any> {
   reply?: JsonSchema;
   /** for multipart uploads and streamed downloads; the handler then owns the reply */
   raw?: 'multipart' | 'stream';
+  /**
+   * `false`: a POST handler runs on the app's handle (`ctx.db` is the Db) instead of inside one
+   * transaction, and opens short ones itself with `ctx.db.tx` — for work that must not hold a
+   * connection, such as a password hash. Declare such routes with `route()` to get `ctx.db: Db`.
+   */
+  transaction?: false;
+  /** a named request limit instead of the global one (server/plugins/rate-limit.ts) */
+  rateLimit?: 'login';
   handler(ctx: RouteContext<Q, B>): Promise<unknown>;
 }
 
 export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes;
+
+/**
+ * On a `transaction: false` route: runs `fn` in one short transaction with a context on it, so
+ * `tx.db` is the transaction and `tx.audit` writes in it (the work before — a password hash —
+ * held nothing).
+ */
+export function withTx<Q, B, T>(ctx: RouteContext<Q, B, Db>, fn: (tx: RouteContext<Q, B>) => Promise<T>): Promise<T> {
+  return ctx.db.tx((q) => fn({ ...ctx, db: q }));
+}
+
+/** What a TypeBox schema validates to, as @fastify/type-provider-typebox resolves it for Fastify. */
+export type Validated<S> = S extends TSchema ? (TypeBoxTypeProvider & { schema: S })['validator'] : Record<string, unknown>;
+
+/**
+ * A route whose `query` / `body` are TypeBox schemas: the handler's `ctx.query` and `ctx.body`
+ * get the types those schemas validate (no interface to keep in step, no cast).
+ */
+export function route<QS extends TSchema | undefined = undefined, BS extends TSchema | undefined = undefined, T extends false | undefined = undefined>(
+  def: Omit<RouteDef<Validated<QS>, Validated<BS>>, 'query' | 'body' | 'transaction' | 'handler'> & {
+    query?: QS;
+    body?: BS;
+    transaction?: T;
+    handler(ctx: RouteContext<Validated<QS>, Validated<BS>, T extends false ? Db : Queryable>): Promise<unknown>;
+  },
+): RouteDef<Validated<QS>, Validated<BS>> {
+  return def as RouteDef<Validated<QS>, Validated<BS>>;
+}

@@ -24,7 +24,7 @@ export async function registerStatic(app: FastifyInstance, staticDir: string): P
     const url = req.url.split('?')[0];
     const api = url === '/api' || url.startsWith('/api/');
     if (api || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      return sendEnvelope(reply, 404, 40004, `route ${req.method} ${url} not found`);
+      return sendEnvelope(reply, 404, 40004, `route ${req.method} ${url} not found / 接口不存在`);
     }
     reply.header('cache-control', 'no-cache');
     if (built) return reply.type('text/html; charset=utf-8').sendFile('index.html');

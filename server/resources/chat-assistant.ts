@@ -1,3 +1,4 @@
+import { invalid } from '../http/errors.js';
 import type { RouteContext } from '../http/route.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
@@ -22,6 +23,14 @@ export const chatAssistant: ResourceDef = {
     shop_id: { schema: ID, nullable: true, filter: 'eq' },
     shop_name: F.shopName(),
     model: F.enumOf(MODELS, { required: true }),
+    /** the model server that answers (none: the built-in responder) */
+    model_server_id: { schema: ID, nullable: true, filter: 'eq' },
+    model_server_name: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: '(SELECT m.name FROM config_model_server m WHERE m.id = t.model_server_id)',
+    },
     prompt: F.text(20000, { required: true, detailOnly: true }),
     welcome_message: F.str(1000),
     temperature: { schema: { type: 'number', minimum: 0, maximum: 2 }, select: 't.temperature::float8' },
@@ -37,7 +46,13 @@ export const chatAssistant: ResourceDef = {
     update: { permission: K.assistantEdit },
     delete: { permission: K.assistant },
   },
-  validate: async (v, ctx) => mustExist(ctx.db, 'shop', v.shop_id, 'shop_id'),
+  validate: async (v, ctx) => {
+    await mustExist(ctx.db, 'shop', v.shop_id, 'shop_id');
+    if (v.model_server_id !== undefined && v.model_server_id !== null) {
+      const r = await ctx.db.query(`SELECT 1 FROM config_model_server WHERE id = $1`, [v.model_server_id]);
+      if (!r.rows.length) throw invalid([{ field: 'model_server_id', message: `${String(v.model_server_id)} does not exist / 模型服务不存在` }]);
+    }
+  },
 };
 
 chatAssistant.actions = [

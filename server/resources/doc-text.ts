@@ -1,6 +1,10 @@
 import { inflateRawSync, inflateSync } from 'node:zlib';
 
-/** Plain text of an uploaded document: txt / md as is, docx from word/document.xml, pdf from its text operators. */
+/**
+ * Plain text of an uploaded document: txt / md as is, docx from word/document.xml, pdf from its text operators.
+ * Superseded by server/ai/parse (parseDocument, in a worker with memory and time caps); kept until the
+ * learning job switches over. Inflation is capped so a bomb that got past the upload check fails fast.
+ */
 export function extractText(type: string, data: Buffer): string {
   switch (type) {
     case 'txt':
@@ -14,6 +18,10 @@ export function extractText(type: string, data: Buffer): string {
       throw new Error(`unsupported type ${type}`);
   }
 }
+
+/** The most one zip entry or PDF stream may inflate to here (this runs on the server thread). */
+export const MAX_INFLATE = 8 * 1024 * 1024;
+const BOMB = `the file expands past ${MAX_INFLATE / 1024 / 1024} MB; refused as a possible zip bomb / 文件解压后过大，疑似压缩炸弹，已拒绝`;
 
 /** One file out of a zip archive, read through the central directory. */
 export function unzipEntry(zip: Buffer, name: string): Buffer | null {
@@ -37,7 +45,11 @@ export function unzipEntry(zip: Buffer, name: string): Buffer | null {
       const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
       const raw = zip.subarray(start, start + size);
       if (method === 0) return Buffer.from(raw);
-      if (method === 8) return inflateRawSync(raw);
+      try {
+        if (method === 8) return inflateRawSync(raw, { maxOutputLength: MAX_INFLATE });
+      } catch (err) {
+        throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? new Error(BOMB) : err;
+      }
       throw new Error(`unsupported zip method ${method}`);
     }
     p += 46 + nameLen + extraLen + commentLen;
@@ -76,7 +88,7 @@ export function pdfText(data: Buffer): string {
     const dict = src.slice(Math.max(0, m.index - 300), m.index);
     let body = data.subarray(start, end);
     if (/FlateDecode/.test(dict.slice(dict.lastIndexOf('<<')))) {
-      try { body = inflateSync(body); } catch { re.lastIndex = end; continue; }
+      try { body = inflateSync(body, { maxOutputLength: MAX_INFLATE }); } catch { re.lastIndex = end; continue; }
     }
     out.push(...textOps(body.toString('latin1')));
     re.lastIndex = end;

@@ -2,7 +2,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { inRawTx, sendOk } from './engine/raw.js';
-import { readSheet, type Cells } from './engine/sheet.js';
+import { readSheet } from './engine/sheet.js';
 import { mustExist } from './engine/refs.js';
 import { check } from './engine/validate.js';
 import type { Permission, ResourceDef } from './engine/types.js';
@@ -47,15 +47,15 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
       }
       const form = check<{ shop_id?: number }>(fieldsSchema, fields);
       if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-      const rows = await readSheet(file.name, file.data);
-      if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows' }]);
-      if (rows.length > IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${IMPORT_MAX_ROWS} rows per file` }]);
+      const rows = await readSheet(file.name, file.data, IMPORT_MAX_ROWS);
+      if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
+      if (rows.length > IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${IMPORT_MAX_ROWS} 行` }]);
       const cols = new Set(Object.keys(rows[0]));
       const missing = REQUIRED.filter((c) => !cols.has(c));
       if (!cols.has('shop_id') && !form.shop_id) missing.push('shop_id' as never);
-      if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')}` }]);
+      if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}` }]);
       const unknown = [...cols].filter((c) => !KNOWN.includes(c));
-      if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')}` }]);
+      if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}` }]);
 
       const result = await inRawTx(ctx, async (tx) => {
         if (form.shop_id) await mustExist(tx.db, 'shop', form.shop_id, 'shop_id');

@@ -41,7 +41,7 @@ export const douyinProduct: ResourceDef = {
     if (mode !== 'create') return;
     await mustExist(ctx.db, 'shop', v.shop_id, 'shop_id');
     const r = await ctx.db.query(`SELECT id FROM douyin_product WHERE shop_id = $1 AND product_id = $2`, [v.shop_id, v.product_id]);
-    if (r.rows.length) throw conflict(`product ${String(v.product_id)} already exists in this shop`);
+    if (r.rows.length) throw conflict(`product ${String(v.product_id)} already exists in this shop / 该店铺已有商品 ${String(v.product_id)}`);
   },
 };
 

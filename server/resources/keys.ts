@@ -26,6 +26,8 @@ export const K = {
   material: `${T}.text.learn.material`,
   materialDetail: `${T}.text.learn.material.detail`,
   materialExport: `${T}.text.learn.material.export`,
+  materialExports: `${T}.text.learn.material.exports`,
+  materialKnowledge: `${T}.text.learn.material.knowledge`,
   materialRemark: `${T}.text.learn.material.remark`,
   materialTicketLearn: `${T}.text.learn.material.ticket_learn`,
   policy: `${T}.text.learn.policy_management`,

@@ -1,23 +1,31 @@
 import type { MultipartFile } from '@fastify/multipart';
-import type { Db } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { RouteContext, RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
-import { extractText } from './doc-text.js';
+import { CHUNK_DEFAULTS } from '../ai/knowledge/index.js';
+import { DOC_FILE_TYPES, precheckUpload } from '../ai/parse/index.js';
+import { DOC_LEARN } from './learn-doc-job.js';
 import { F } from './engine/fields.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind, updateRow } from './engine/routes.js';
-import { ID } from './engine/schemas.js';
+import { ID, rowSchema } from './engine/schemas.js';
 import { check } from './engine/validate.js';
 import type { ResourceDef } from './engine/types.js';
 import { DOC_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
 
 export const DOC_MAX_BYTES = 10 * 1024 * 1024;
-export const DOC_TYPES = ['txt', 'md', 'pdf', 'docx'] as const;
+export const DOC_TYPES = DOC_FILE_TYPES;
 export const NEED_DOC = 'please upload doc / 请上传文档';
+/** estimated tokens per chunk, and the fraction of a chunk repeated at the start of the next */
+const CHUNK_SIZE = { type: 'integer', minimum: 50, maximum: 4000 };
+const CHUNK_OVERLAP = { type: 'number', minimum: 0, maximum: 0.5 };
 
-/** Uploaded documents; their text is learned in the background (status 0 learning → 1 learned, 2 failed). */
+/**
+ * Uploaded documents; each is learned by a `doc.learn` job (learn-doc-job.ts): parsed, chunked and
+ * indexed into the shop's knowledge (status 0 learning → 1 learned, 2 failed with the reason).
+ */
 export const learnDoc: ResourceDef = {
   name: 'learn-doc',
   auditName: 'learn_doc',
@@ -31,6 +39,8 @@ export const learnDoc: ResourceDef = {
     name: F.str(255, { required: true }, 1),
     file_type: F.enumOf(DOC_TYPES),
     size: { schema: { type: 'integer', minimum: 0, maximum: DOC_MAX_BYTES }, sort: true },
+    chunk_size: { schema: CHUNK_SIZE, readOnly: true, detailOnly: true },
+    chunk_overlap: { schema: CHUNK_OVERLAP, readOnly: true, detailOnly: true, select: 't.chunk_overlap::float8' },
     status: { ...F.enumOf(ids(DOC_STATUS)), readOnly: true },
     error: { schema: { type: 'string' }, readOnly: true },
     content: { schema: { type: 'string' }, readOnly: true, detailOnly: true },
@@ -43,21 +53,13 @@ export const learnDoc: ResourceDef = {
   },
 };
 
-/** Extracts the text after the request (the background job); failures end in status 2 with the reason. */
-export function scheduleLearning(db: Db, id: number, delayMs = 20): void {
-  setTimeout(() => {
-    void (async () => {
-      const r = await db.query<{ file_type: string; file: Uint8Array | null }>(`SELECT file_type, file FROM learn_doc WHERE id = $1 AND status = 0`, [id]);
-      const doc = r.rows[0];
-      if (!doc) return;
-      try {
-        const text = extractText(doc.file_type, Buffer.from(doc.file ?? new Uint8Array()));
-        await db.query(`UPDATE learn_doc SET status = 1, content = $2, error = '', learned_at = now() WHERE id = $1 AND status = 0`, [id, text]);
-      } catch (err) {
-        await db.query(`UPDATE learn_doc SET status = 2, error = $2 WHERE id = $1 AND status = 0`, [id, String((err as Error).message).slice(0, 500)]);
-      }
-    })().catch(() => undefined); // the database may be closed (shutdown, tests)
-  }, delayMs);
+/** Queues the learning job in the caller's transaction (`q`): it commits with the change or not at all. */
+async function enqueueLearning(ctx: RouteContext, q: Queryable, id: number, name: string): Promise<void> {
+  await ctx.req.server.jobs.enqueue(q, DOC_LEARN, { docId: id }, {
+    createdBy: ctx.user?.id ?? null,
+    ref: { type: 'learn_doc', id },
+    title: `Learn "${name.slice(0, 80)}" / 学习文档「${name.slice(0, 80)}」`,
+  });
 }
 
 const typeOf = (filename: string): string => filename.toLowerCase().split('.').pop() ?? '';
@@ -74,7 +76,7 @@ async function readUpload(ctx: RouteContext): Promise<{ fields: Record<string, s
         throw err;
       });
       if (f.file.truncated) throw invalid([{ field: 'file', message: `file is larger than 10 MB / 文件不能超过 10 MB` }]);
-      if (f.fieldname !== 'file') throw invalid([{ field: f.fieldname, message: 'unexpected file field; send the document as "file"' }]);
+      if (f.fieldname !== 'file') throw invalid([{ field: f.fieldname, message: 'unexpected file field; send the document as "file" / 文件字段应为 file' }]);
       file = { name: f.filename, data };
     } else {
       fields[part.fieldname] = String((part as { value: unknown }).value);
@@ -86,30 +88,43 @@ async function readUpload(ctx: RouteContext): Promise<{ fields: Record<string, s
 const createFields = {
   type: 'object',
   additionalProperties: false,
-  properties: { shop_id: ID, name: { type: 'string', minLength: 1, maxLength: 255 } },
+  properties: { shop_id: ID, name: { type: 'string', minLength: 1, maxLength: 255 }, chunk_size: CHUNK_SIZE, chunk_overlap: CHUNK_OVERLAP },
+};
+/** multipart fields are text: the numbers become numbers before the schema check */
+const numeric = (fields: Record<string, string>) => {
+  const out: Record<string, unknown> = { ...fields };
+  for (const k of ['shop_id', 'chunk_size', 'chunk_overlap']) if (k in out && /^\s*-?\d+(\.\d+)?\s*$/.test(String(out[k]))) out[k] = Number(out[k]);
+  return out;
 };
 
 const createRoute: RouteDef = {
   method: 'POST',
   path: 'learn-doc/create',
   access: { permission: K.docCreate },
-  summary: 'Upload a document (multipart field `file`: txt, md, pdf or docx, at most 10 MB; optional `shop_id`, `name`); learning starts in the background',
+  summary:
+    'Upload a document (multipart field `file`: txt, md, html, pdf, docx, xlsx or csv, at most 10 MB; optional `shop_id`, `name`, `chunk_size` (estimated tokens, default 500), `chunk_overlap` (0–0.5, default 0.15)); a doc.learn job learns it',
   raw: 'multipart',
   handler: async (ctx) => {
     const { fields, file } = await readUpload(ctx);
-    const f = check<{ shop_id?: number; name?: string }>(createFields, fields);
+    const f = check<{ shop_id?: number; name?: string; chunk_size?: number; chunk_overlap?: number }>(createFields, numeric(fields));
     if (!file || file.data.length === 0) throw invalid([{ field: 'file', message: NEED_DOC }]);
     const type = typeOf(file.name);
     if (!(DOC_TYPES as readonly string[]).includes(type)) {
-      throw invalid([{ field: 'file', message: `unsupported file type ".${type}": use txt, md, pdf or docx / 仅支持 txt、md、pdf、docx` }]);
+      throw invalid([{ field: 'file', message: `unsupported file type ".${type}": use ${DOC_TYPES.join(', ')} / 仅支持 ${DOC_TYPES.join('、')}` }]);
     }
+    await precheckUpload(type, file.data); // a zip bomb or a broken archive: 40001 on file, nothing stored
     const row = await inRawTx(ctx, async (tx) => {
       await mustExist(tx.db, 'shop', f.shop_id, 'shop_id');
       const created = await insertRow(learnDoc, tx, { shop_id: f.shop_id ?? null, name: f.name ?? file.name, file_type: type, size: file.data.length });
-      await tx.db.query(`UPDATE learn_doc SET file = $2 WHERE id = $1`, [created.id, file.data]);
-      return created;
+      await tx.db.query(`UPDATE learn_doc SET file = $2, chunk_size = $3, chunk_overlap = $4 WHERE id = $1`, [
+        created.id,
+        file.data,
+        f.chunk_size ?? CHUNK_DEFAULTS.size,
+        f.chunk_overlap ?? CHUNK_DEFAULTS.overlap,
+      ]);
+      await enqueueLearning(ctx, tx.db, created.id as number, String(created.name));
+      return { ...created, chunk_size: f.chunk_size ?? CHUNK_DEFAULTS.size, chunk_overlap: f.chunk_overlap ?? CHUNK_DEFAULTS.overlap };
     });
-    scheduleLearning(ctx.db as Db, row.id as number);
     return sendOk(ctx.reply, row);
   },
 };
@@ -120,19 +135,16 @@ const learnRoute: RouteDef = {
   method: 'POST',
   path: 'learn-doc/learn',
   access: { permission: K.docLearn },
-  summary: 'Learn a document again (status back to 0, text extracted in the background)',
+  summary: 'Learn a document again (status back to 0, its chunks leave the index, a doc.learn job learns it)',
   body: idOnly,
-  // raw so the background job can use the root database after the reply
-  raw: 'stream',
+  reply: rowSchema(learnDoc),
   handler: async (ctx) => {
-    const { id } = check<{ id: number }>(idOnly, { ...((ctx.req.body as object) ?? {}) });
-    const row = await inRawTx(ctx, async (tx) => {
-      const before = await mustFind(learnDoc, tx, id);
-      await tx.db.query(`UPDATE learn_doc SET status = 0, error = '', content = '', learned_at = NULL WHERE id = $1`, [id]);
-      return updateRow(learnDoc, tx, id, {}, before, 'learn');
-    });
-    scheduleLearning(ctx.db as Db, id);
-    return sendOk(ctx.reply, row);
+    const { id } = ctx.body as { id: number };
+    const before = await mustFind(learnDoc, ctx as RouteContext, id);
+    await ctx.db.query(`UPDATE learn_doc SET status = 0, error = '', content = '', learned_at = NULL WHERE id = $1`, [id]);
+    const row = await updateRow(learnDoc, ctx as RouteContext, id, {}, before, 'learn');
+    await enqueueLearning(ctx as RouteContext, ctx.db, id, String(before.name));
+    return row;
   },
 };
 

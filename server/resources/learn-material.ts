@@ -7,7 +7,7 @@ import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS, MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, ids } from './enums.js';
 import { K } from './keys.js';
-import { exportRoute } from './learn-export.js';
+import { exportRoutes } from './learn-export.js';
 import { policy } from './policy.js';
 
 /** Learning materials: tickets and dialogues an operator turns into knowledge. */
@@ -41,23 +41,44 @@ export const learnMaterial: ResourceDef = {
   },
 };
 
-/** Knowledge written from a material (question + answer), later turned into a policy. */
+/**
+ * Knowledge written from a material (question + answer), later turned into a policy
+ * (learning material → `learn-knowledge/create` → `learn-knowledge/to-policy`); listed on the
+ * material's detail page and on learn/material/knowledge.
+ */
 export const learnKnowledge: ResourceDef = {
   name: 'learn-knowledge',
   auditName: 'learn_knowledge',
   table: 'learn_knowledge',
+  keyword: "to_tsvector('simple', t.question)",
+  keywordIds: ['id', 'material_id'],
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
     material_id: { schema: ID, nullable: true, filter: 'eq' },
+    material_subject: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: '(SELECT m.subject FROM learn_material m WHERE m.id = t.material_id)',
+    },
     shop_id: F.shopId(),
+    shop_name: F.shopName(),
     question: F.str(500, { required: true }, 1),
     answer: F.text(20000, { required: true }),
     channel: F.enumOf(CHANNELS),
-    policy_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
+    policy_id: { schema: { type: 'integer' }, nullable: true, readOnly: true, filter: 'eq' },
+    policy_title: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: '(SELECT p.title FROM policy p WHERE p.id = t.policy_id)',
+    },
     created_at: F.createdAt(),
   },
-  operations: {},
+  operations: {
+    list: { permission: [K.material, K.materialDetail, K.materialKnowledge] },
+  },
 };
 
 const body = (required: string[], properties: Record<string, unknown>) => ({
@@ -83,7 +104,7 @@ const materialAction = (path: string, permission: string | string[], props: Reco
 });
 
 learnMaterial.actions = [
-  exportRoute(learnMaterial),
+  ...exportRoutes(learnMaterial),
   materialAction('remark', K.materialRemark, { remark: { type: 'string', maxLength: 1000 } }, ['remark'], (_c, b) => ({ remark: b.remark }), 'remark'),
   {
     ...materialAction('ticket-learn', K.materialTicketLearn, {}, [], () => ({ ticket_learn: 1 }), 'ticket_learn'),
@@ -91,11 +112,11 @@ learnMaterial.actions = [
     handler: async (ctx) => {
       const { id } = ctx.body as { id: number };
       const before = await mustFind(learnMaterial, ctx as RouteContext, id);
-      if (before.ticket_learn !== 0) throw conflict('this ticket is already being learned or learned');
+      if (before.ticket_learn !== 0) throw conflict('this ticket is already being learned or learned / 该工单正在学习或已学习');
       const m = (await ctx.db.query<{ shop_id: number; subject: string; question: string; answer: string; channel: string }>(
         `SELECT shop_id, subject, question, answer, channel FROM learn_material WHERE id = $1`, [id])).rows[0];
       await ctx.db.query(
-        `INSERT INTO learn_policy (shop_id, question, answer, channel, status) VALUES ($1, $2, $3, $4, 0)`,
+        `INSERT INTO learn_policy (shop_id, question, answer, channel, status, source) VALUES ($1, $2, $3, $4, 0, 'material')`,
         [m.shop_id, m.subject.slice(0, 500), m.answer || m.question, m.channel],
       );
       return updateRow(learnMaterial, ctx as RouteContext, id, { ticket_learn: 1 }, before, 'ticket_learn');
@@ -140,14 +161,14 @@ export const knowledgeRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: 'learn-knowledge/to-policy',
-    access: { permission: [K.materialDetail, K.material] },
+    access: { permission: [K.materialDetail, K.material, K.materialKnowledge] },
     summary: 'Turn a knowledge entry into a shop policy (once)',
     reply: rowSchema(policy),
     body: body(['id'], { id: ID, title: { type: 'string', minLength: 1, maxLength: 200 }, source_type: { type: 'integer', enum: ids(POLICY_SOURCE_TYPES), default: 5 } }),
     handler: async (ctx) => {
       const b = ctx.body as { id: number; title?: string; source_type?: number };
       const before = await mustFind(learnKnowledge, ctx as RouteContext, b.id);
-      if (before.policy_id) throw conflict(`already turned into policy ${String(before.policy_id)}`);
+      if (before.policy_id) throw conflict(`already turned into policy ${String(before.policy_id)} / 已转为策略 ${String(before.policy_id)}`);
       const created = await insertRow(policy, ctx as RouteContext, {
         shop_id: before.shop_id,
         title: b.title ?? String(before.question).slice(0, 200),

@@ -1,11 +1,12 @@
 import type { RouteContext, RouteDef } from '../http/route.js';
-import { conflict, invalid } from '../http/errors.js';
+import { conflict, invalid, notFound } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustFind, updateRow } from './engine/routes.js';
 import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { NOTICE_STATUS, SHOP_TYPES, ids } from './enums.js';
 import { K } from './keys.js';
+import { PUSH_KIND } from './notification-push.js';
 
 export const NEED_TARGET_TYPE = 'please check the store type / 请勾选店铺类型';
 
@@ -39,6 +40,18 @@ export const notification: ResourceDef = {
       select: '(SELECT count(*)::int FROM notification_delivery d WHERE d.notification_id = t.id AND d.read_at IS NOT NULL)',
     },
     pushed_at: F.dateTime({ nullable: true, readOnly: true, sort: true }),
+    // the push job (notification-push.ts): its state and progress (shops reached / to reach)
+    push_job_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
+    push_job_state: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT j.state FROM work_job j WHERE j.id = t.push_job_id)' },
+    push_progress_done: { schema: { type: 'integer' }, nullable: true, virtual: true, select: '(SELECT j.progress_done FROM work_job j WHERE j.id = t.push_job_id)' },
+    push_progress_total: { schema: { type: 'integer' }, nullable: true, virtual: true, select: '(SELECT j.progress_total FROM work_job j WHERE j.id = t.push_job_id)' },
+    push_progress: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: "(SELECT j.progress_done || ' / ' || j.progress_total FROM work_job j WHERE j.id = t.push_job_id)",
+    },
+    push_error: { schema: { type: 'string' }, nullable: true, virtual: true, select: "(SELECT NULLIF(j.last_error, '') FROM work_job j WHERE j.id = t.push_job_id AND j.state = 'failed')" },
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
   },
@@ -53,7 +66,7 @@ export const notification: ResourceDef = {
     if ((mode === 'create' || 'target_types' in v) && (!Array.isArray(v.target_types) || v.target_types.length === 0)) {
       throw invalid([{ field: 'target_types', message: NEED_TARGET_TYPE }]);
     }
-    if (before && before.status === 1) throw conflict('a pushed notification cannot be edited');
+    if (before && before.status !== 0) throw conflict('a pushed notification cannot be edited / 已推送的通知不能修改');
   },
 };
 
@@ -61,7 +74,8 @@ const pushRoute: RouteDef = {
   method: 'POST',
   path: 'notification/push',
   access: { permission: K.noticePush },
-  summary: 'Push a notification to every active shop of its target types; `force` re-pushes a pushed one',
+  summary:
+    'Push a notification to every active shop of its target types: a `notification.push` job writes one delivery per shop (status 2 pushing → 1 pushed); `force` re-pushes a pushed one',
   get reply() {
     return rowSchema(notification);
   },
@@ -74,24 +88,122 @@ const pushRoute: RouteDef = {
   handler: async (ctx) => {
     const { id, force } = ctx.body as { id: number; force?: boolean };
     const before = await mustFind(notification, ctx as RouteContext, id);
-    if (before.status === 1 && !force) throw conflict('this notification was already pushed; send force: true to push it again');
+    const live = await ctx.db.query(`SELECT 1 FROM work_job WHERE id = $1 AND state IN ('queued', 'running')`, [before.push_job_id ?? 0]);
+    if (live.rows.length) throw conflict('this notification is being pushed / 该通知正在推送中');
+    if (before.status === 1 && !force) throw conflict('this notification was already pushed; send force: true to push it again / 该通知已推送，再次推送请确认');
     const types = before.target_types as number[];
     if (!types.length) throw invalid([{ field: 'target_types', message: NEED_TARGET_TYPE }]);
-    // one delivery per reached shop; a re-push reaches new shops and keeps read marks
-    await ctx.db.query(
-      `INSERT INTO notification_delivery (notification_id, shop_id)
-       SELECT $1, s.id FROM shop s WHERE s.active AND s.type = ANY($2::smallint[])
-       ON CONFLICT (notification_id, shop_id) DO NOTHING`,
-      [id, types],
-    );
-    await ctx.db.query(
-      `UPDATE notification SET status = 1, pushed_at = now(), updated_at = now(),
-              push_quantity = (SELECT count(*) FROM notification_delivery WHERE notification_id = $1),
-              push_read_count = (SELECT count(*) FROM notification_delivery WHERE notification_id = $1 AND read_at IS NOT NULL)
-        WHERE id = $1`,
-      [id],
-    );
+    // the job commits with the status change (or neither does)
+    const job = await ctx.req.server.jobs.enqueue(ctx.db, PUSH_KIND, { notificationId: id }, {
+      createdBy: ctx.user?.id ?? null,
+      ref: { type: 'notification', id },
+      title: `Push "${String(before.title).slice(0, 60)}" / 推送通知`,
+    });
+    await ctx.db.query(`UPDATE notification SET status = 2, push_job_id = $2, updated_at = now() WHERE id = $1`, [id, job.id]);
     return updateRow(notification, ctx as RouteContext, id, {}, before, 'push');
+  },
+};
+
+const deliveryRow = {
+  type: 'object',
+  properties: {
+    shop_id: { type: 'integer' },
+    shop_name: { type: ['string', 'null'] },
+    delivered_at: { type: 'string', format: 'date-time' },
+    read_at: { type: ['string', 'null'], format: 'date-time' },
+    read_token: { type: 'string' },
+  },
+};
+
+/** The deliveries of a notification (who got it, who read it), paged. */
+const deliveriesRoute: RouteDef = {
+  method: 'GET',
+  path: 'notification/delivery/list',
+  access: { permission: K.notice },
+  summary: 'The shops a notification was delivered to, with read times and the read token the merchant side uses',
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['notification_id'],
+    properties: {
+      notification_id: ID,
+      read: { type: 'boolean' },
+      page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+      page_size: { type: 'integer', minimum: 1, maximum: 500, default: 10 },
+    },
+  },
+  reply: {
+    type: 'object',
+    properties: { list: { type: 'array', items: deliveryRow }, total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' } },
+  },
+  handler: async (ctx) => {
+    const q = ctx.query as { notification_id: number; read?: boolean; page: number; page_size: number };
+    const where = `d.notification_id = $1${q.read === undefined ? '' : q.read ? ' AND d.read_at IS NOT NULL' : ' AND d.read_at IS NULL'}`;
+    const total = (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notification_delivery d WHERE ${where}`, [q.notification_id])).rows[0].n;
+    const list = await ctx.db.query(
+      `SELECT d.shop_id, s.name AS shop_name, d.delivered_at, d.read_at, d.read_token
+         FROM notification_delivery d LEFT JOIN shop s ON s.id = d.shop_id
+        WHERE ${where} ORDER BY d.shop_id LIMIT $2 OFFSET $3`,
+      [q.notification_id, q.page_size, (q.page - 1) * q.page_size],
+    );
+    return { list: list.rows, total, page: q.page, page_size: q.page_size };
+  },
+};
+
+/**
+ * The merchant side (a shop's console or plugin) marks a delivered notification read with the
+ * delivery's read token (a 256-bit capability handed over with the delivery; no console session).
+ * The first read sets `read_at` and the notification's read count; later reads change nothing.
+ */
+export const merchantReadRoute: RouteDef = {
+  method: 'POST',
+  base: 'common',
+  path: 'merchant/notification/read',
+  access: 'public',
+  tags: ['merchant'],
+  summary: 'Merchant side: mark a delivered notification read (by its delivery read token)',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['token'],
+    properties: { token: { type: 'string', minLength: 32, maxLength: 64, pattern: '^[0-9a-f]+$' } },
+  },
+  reply: {
+    type: 'object',
+    properties: {
+      notification_id: { type: 'integer' },
+      shop_id: { type: 'integer' },
+      read_at: { type: 'string', format: 'date-time' },
+      first_read: { type: 'boolean' },
+      push_read_count: { type: 'integer' },
+    },
+  },
+  handler: async (ctx) => {
+    const { token } = ctx.body as { token: string };
+    const d = (
+      await ctx.db.query<{ notification_id: number; shop_id: number; read_at: Date | null }>(
+        `SELECT notification_id, shop_id, read_at FROM notification_delivery WHERE read_token = $1 FOR UPDATE`,
+        [token],
+      )
+    ).rows[0];
+    if (!d) throw notFound('notification delivery');
+    let readAt = d.read_at;
+    if (!readAt) {
+      readAt = (
+        await ctx.db.query<{ read_at: Date }>(
+          `UPDATE notification_delivery SET read_at = now() WHERE notification_id = $1 AND shop_id = $2 RETURNING read_at`,
+          [d.notification_id, d.shop_id],
+        )
+      ).rows[0].read_at;
+    }
+    const n = (
+      await ctx.db.query<{ push_read_count: number }>(
+        `UPDATE notification SET push_read_count = (SELECT count(*) FROM notification_delivery WHERE notification_id = $1 AND read_at IS NOT NULL)
+          WHERE id = $1 RETURNING push_read_count`,
+        [d.notification_id],
+      )
+    ).rows[0];
+    return { notification_id: d.notification_id, shop_id: d.shop_id, read_at: readAt, first_read: !d.read_at, push_read_count: n?.push_read_count ?? 0 };
   },
 };
 
@@ -105,4 +217,5 @@ const targetTypesRoute: RouteDef = {
   handler: async () => SHOP_TYPES,
 };
 
-notification.actions = [targetTypesRoute, pushRoute];
+notification.actions = [targetTypesRoute, pushRoute, deliveriesRoute];
+// merchantReadRoute is public (no console session): registered by server/routes/merchant.ts

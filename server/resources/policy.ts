@@ -3,6 +3,7 @@ import { mustExist } from './engine/refs.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, REVIEW_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
+import { reviewCandidate } from './learn-review.js';
 
 /** Shop policies (knowledge): source types 1–11, channels chat / email. */
 export const policy: ResourceDef = {
@@ -49,6 +50,15 @@ export const learnPolicy: ResourceDef = {
     answer: F.text(20000),
     channel: F.enumOf(CHANNELS),
     status: F.enumOf(ids(REVIEW_STATUS)),
+    // auto-learn (server/resources/auto-learn.ts): where it was mined, how sure, and the review
+    source: { schema: { type: 'string', enum: ['', 'chat', 'mail', 'material'] }, readOnly: true, filter: 'eq' },
+    session_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
+    rule_id: { schema: { type: 'integer' }, nullable: true, readOnly: true, filter: 'eq' },
+    confidence: { schema: { type: 'number' }, nullable: true, readOnly: true, select: 't.confidence::float8', sort: true },
+    reject_reason: F.str(500),
+    policy_id: { schema: { type: 'integer' }, nullable: true, serverSet: true },
+    reviewed_at: F.dateTime({ nullable: true, serverSet: true }),
+    reviewed_by: { schema: { type: 'integer' }, nullable: true, serverSet: true },
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
   },
@@ -56,6 +66,8 @@ export const learnPolicy: ResourceDef = {
     list: { permission: K.autoLearnPolicy },
     update: { permission: K.autoLearnPolicy },
   },
+  // 采纳 creates the policy (source 5) in the same transaction; 拒绝 needs a reason (learn-review.ts)
+  validate: (v, ctx, mode, before) => reviewCandidate(v, ctx, mode, before),
 };
 
 /** Auto-learned product knowledge awaiting review (learn/autoLearnProduct). */

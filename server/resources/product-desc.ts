@@ -6,6 +6,10 @@ import { ID, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { DESC_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
+import { REIDENTIFY_KIND } from './product-identify.js';
+
+/** a job of this description that is still queued or running */
+const LIVE_JOB = `EXISTS (SELECT 1 FROM work_job j WHERE j.id = t.identify_job_id AND j.state IN ('queued', 'running'))`;
 
 /** Product descriptions the AI identified from shop products (learn/productKnowledge). */
 export const productDesc: ResourceDef = {
@@ -24,6 +28,19 @@ export const productDesc: ResourceDef = {
     description: { schema: { type: 'string', maxLength: 20000 }, readOnly: true, detailOnly: true },
     identified_desc: F.text(20000),
     status: { ...F.enumOf(ids(DESC_STATUS)), readOnly: true },
+    /** 'builtin' (rule-based extraction, no model) or 'model'; '' before the first identification */
+    identify_method: { schema: { type: 'string', enum: ['', 'builtin', 'model', 'manual'] }, readOnly: true, filter: 'eq' },
+    /** why the last identification failed (status 3) */
+    identify_error: { schema: { type: 'string' }, readOnly: true },
+    attributes: { schema: { type: 'object', additionalProperties: true }, readOnly: true, detailOnly: true },
+    identify_job_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
+    identify_job_state: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: '(SELECT j.state FROM work_job j WHERE j.id = t.identify_job_id)',
+    },
+    identified_at: F.dateTime({ nullable: true, readOnly: true }),
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
   },
@@ -43,7 +60,11 @@ productDesc.actions = [
     handler: async (ctx) => {
       const b = ctx.body as { id: number; identified_desc: string };
       const before = await mustFind(productDesc, ctx as RouteContext, b.id);
-      await ctx.db.query(`UPDATE product_desc SET status = 2 WHERE id = $1`, [b.id]);
+      // a hand correction wins over a queued or running identification (its job stops writing)
+      await ctx.db.query(
+        `UPDATE product_desc SET status = 2, identify_method = 'manual', identify_error = '', identify_job_id = NULL WHERE id = $1`,
+        [b.id],
+      );
       return updateRow(productDesc, ctx as RouteContext, b.id, { identified_desc: b.identified_desc }, before, 'edit');
     },
   },
@@ -51,14 +72,21 @@ productDesc.actions = [
     method: 'POST',
     path: 'shop-product-desc/reidentify',
     access: { permission: K.productKnowledge },
-    summary: 'Queue the description for identification again (status back to pending)',
+    summary: 'Identify the description again as a job (`product.reidentify`: the model when one is configured, else the built-in extraction); status back to pending',
     reply: rowSchema(productDesc),
     body: body({ id: ID }, ['id']),
     handler: async (ctx) => {
       const { id } = ctx.body as { id: number };
       const before = await mustFind(productDesc, ctx as RouteContext, id);
-      if (before.status === 1) throw conflict('identification is already running');
-      await ctx.db.query(`UPDATE product_desc SET status = 0 WHERE id = $1`, [id]);
+      const live = await ctx.db.query(`SELECT 1 FROM product_desc t WHERE t.id = $1 AND ${LIVE_JOB}`, [id]);
+      if (live.rows.length) throw conflict('identification is already queued or running / 正在识别中，请稍候');
+      // the job and the status change commit together
+      const job = await ctx.req.server.jobs.enqueue(ctx.db, REIDENTIFY_KIND, { descId: id }, {
+        createdBy: ctx.user?.id ?? null,
+        ref: { type: 'product_desc', id },
+        title: `Identify "${String(before.title).slice(0, 60)}" / 识别商品描述`,
+      });
+      await ctx.db.query(`UPDATE product_desc SET status = 0, identify_error = '', identify_job_id = $2 WHERE id = $1`, [id, job.id]);
       return updateRow(productDesc, ctx as RouteContext, id, {}, before, 'reidentify');
     },
   },

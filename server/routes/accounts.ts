@@ -1,11 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { COMMON_HOME } from '../../src/contract/permission-manifest.js';
 import type { Queryable } from '../db/db.js';
-import { Keys, assertIdsExist, assertMayUseRoles, assertSuperAdminRemains, isSuperAccount } from '../auth/guards.js';
+import { assertMayAssignRoles, assertMayManageAccount } from '../auth/ceiling.js';
+import { Keys, assertIdsExist, assertSuperAdminRemains } from '../auth/guards.js';
 import { MIN_PASSWORD_LENGTH, generatePassword, hashPassword } from '../auth/password.js';
+import { assertNewPassword } from '../auth/password-policy.js';
 import { revokeAccountSessions } from '../auth/sessions.js';
-import { conflict, forbidden, notFound } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
+import { defineRoutes, route, withTx, type RouteContext } from '../http/route.js';
 import { roleRef } from './session.js';
 
 const ts = { type: ['string', 'null'], format: 'date-time' };
@@ -36,22 +39,15 @@ const permissionRow = {
     frontend_route: { type: 'string' },
   },
 };
+/** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
 const fields = {
-  email: { type: 'string', format: 'email', maxLength: 200 },
-  name: { type: 'string', minLength: 1, maxLength: 100 },
-  role_ids: { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 100 },
-  status: { type: 'integer', enum: [0, 1] },
+  email: Type.String({ format: 'email', maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  role_ids: Type.Array(Type.Integer(), { uniqueItems: true, maxItems: 100 }),
+  status: Type.Integer({ enum: [0, 1] }),
 };
-const idProp = { id: { type: 'integer', minimum: 1 } };
-
-interface AccountBody {
-  id?: number;
-  email?: string;
-  name?: string;
-  password?: string;
-  role_ids?: number[];
-  status?: 0 | 1;
-}
+const id = Type.Integer({ minimum: 1 });
+const newPassword = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 });
 
 const ACCOUNT_SELECT = `a.id, a.email, a.name, a.status, a.last_login_at, a.created_at, a.updated_at,
   COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'is_super_admin', r.is_super_admin) ORDER BY r.id)
@@ -83,11 +79,6 @@ async function emailTaken(q: Queryable, email: string, exceptId = 0) {
 async function setRoles(q: Queryable, accountId: number, ids: number[]) {
   await q.query('DELETE FROM account_roles WHERE account_id = $1', [accountId]);
   if (ids.length > 0) await q.query('INSERT INTO account_roles (account_id, role_id) SELECT $1, unnest($2::int[])', [accountId, ids]);
-}
-
-/** A non-super admin may not change a super-admin account. */
-async function assertMayTouch(q: Queryable, user: SessionUser, accountId: number) {
-  if (!user.isSuperAdmin && (await isSuperAccount(q, accountId))) throw forbidden();
 }
 
 export const routes = defineRoutes([
@@ -152,51 +143,66 @@ export const routes = defineRoutes([
       );
     },
   },
-  {
+  route({
     method: 'POST',
     path: 'account/create',
     access: { permission: Keys.accountCreate },
+    // the password hash runs before the transaction, holding no connection (issue 12 item 3)
+    transaction: false,
     summary: 'Create an account',
-    body: {
-      type: 'object',
-      required: ['email', 'name', 'password'],
-      properties: { ...fields, password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
-    },
+    body: Type.Object({
+      email: fields.email,
+      name: fields.name,
+      password: newPassword,
+      role_ids: Type.Optional(fields.role_ids),
+      status: Type.Optional(fields.status),
+    }),
     reply: accountRow,
-    async handler(ctx: RouteContext<unknown, AccountBody>) {
-      const email = ctx.body.email!.trim().toLowerCase();
+    async handler(ctx) {
+      const email = ctx.body.email.trim().toLowerCase();
       const roleIds = ctx.body.role_ids ?? [];
-      await assertMayUseRoles(ctx.db, ctx.user!, roleIds);
-      await assertIdsExist(ctx.db, 'roles', roleIds, 'role');
-      if (await emailTaken(ctx.db, email)) throw conflict(`an account with email ${email} already exists`);
-      const r = await ctx.db.query<{ id: number }>(
-        'INSERT INTO accounts (email, name, password_hash, status) VALUES ($1, $2, $3, $4) RETURNING id',
-        [email, ctx.body.name!.trim(), await hashPassword(ctx.body.password!), ctx.body.status ?? 1],
-      );
-      await setRoles(ctx.db, r.rows[0].id, roleIds);
-      const after = await loadAccount(ctx.db, r.rows[0].id);
-      await ctx.audit({ action: 'create', resource: 'account', targetId: after.id, before: null, after: view(after) });
-      return after;
+      await assertNewPassword(ctx.body.password, email);
+      const hash = await hashPassword(ctx.body.password);
+      return withTx(ctx, async (tx) => {
+        await assertMayAssignRoles(tx.db, tx.user!, roleIds);
+        await assertIdsExist(tx.db, 'roles', roleIds, 'role');
+        if (await emailTaken(tx.db, email)) throw conflict(`an account with email ${email} already exists / 邮箱 ${email} 已被其他账号使用`);
+        const r = await tx.db.query<{ id: number }>(
+          'INSERT INTO accounts (email, name, password_hash, status) VALUES ($1, $2, $3, $4) RETURNING id',
+          [email, tx.body.name.trim(), hash, tx.body.status ?? 1],
+        );
+        await setRoles(tx.db, r.rows[0].id, roleIds);
+        const after = await loadAccount(tx.db, r.rows[0].id);
+        await tx.audit({ action: 'create', resource: 'account', targetId: after.id, before: null, after: view(after) });
+        return after;
+      });
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'account/update',
     access: { permission: Keys.accountUpdate },
     summary: 'Update an account (fields given are changed); disabling revokes its sessions',
-    body: { type: 'object', required: ['id'], properties: { ...idProp, ...fields } },
+    body: Type.Object({
+      id,
+      email: Type.Optional(fields.email),
+      name: Type.Optional(fields.name),
+      role_ids: Type.Optional(fields.role_ids),
+      status: Type.Optional(fields.status),
+    }),
     reply: accountRow,
-    async handler(ctx: RouteContext<unknown, AccountBody>) {
+    async handler(ctx) {
       const user = ctx.user!;
-      const before = await loadAccount(ctx.db, ctx.body.id!);
-      await assertMayTouch(ctx.db, user, before.id);
+      const before = await loadAccount(ctx.db, ctx.body.id);
+      await assertMayManageAccount(ctx.db, user, before.id);
       if (ctx.body.role_ids) {
-        await assertMayUseRoles(ctx.db, user, ctx.body.role_ids);
+        // roles it already has stay (keeping them gains nothing); every role added is checked
+        await assertMayAssignRoles(ctx.db, user, ctx.body.role_ids.filter((id) => !before.role_ids.includes(id)));
         await assertIdsExist(ctx.db, 'roles', ctx.body.role_ids, 'role');
       }
-      if (before.id === user.id && ctx.body.status === 0) throw conflict('you cannot disable your own account');
+      if (before.id === user.id && ctx.body.status === 0) throw conflict('you cannot disable your own account / 不能停用自己的账号');
       const email = ctx.body.email?.trim().toLowerCase() ?? before.email;
-      if (email !== before.email && (await emailTaken(ctx.db, email, before.id))) throw conflict(`an account with email ${email} already exists`);
+      if (email !== before.email && (await emailTaken(ctx.db, email, before.id))) throw conflict(`an account with email ${email} already exists / 邮箱 ${email} 已被其他账号使用`);
       const status = ctx.body.status ?? before.status;
       await ctx.db.query('UPDATE accounts SET email = $1, name = $2, status = $3, updated_at = now() WHERE id = $4', [
         email,
@@ -211,46 +217,51 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'update', resource: 'account', targetId: before.id, before: view(before), after: view(after) });
       return after;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'account/delete',
     access: { permission: Keys.accountDelete },
     summary: 'Delete an account (its sessions end with it)',
-    body: { type: 'object', required: ['id'], properties: idProp },
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    body: Type.Object({ id }),
+    async handler(ctx) {
       const user = ctx.user!;
-      if (ctx.body.id === user.id) throw conflict('you cannot delete your own account');
+      if (ctx.body.id === user.id) throw conflict('you cannot delete your own account / 不能删除自己的账号');
       const before = await loadAccount(ctx.db, ctx.body.id);
-      await assertMayTouch(ctx.db, user, before.id);
+      await assertMayManageAccount(ctx.db, user, before.id);
       await revokeAccountSessions(ctx.db, before.id);
       await ctx.db.query('DELETE FROM accounts WHERE id = $1', [before.id]);
       await assertSuperAdminRemains(ctx.db);
       await ctx.audit({ action: 'delete', resource: 'account', targetId: before.id, before: view(before), after: null });
       return null;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'account/reset-password',
     access: { permission: Keys.accountReset },
+    // the password hash runs before the transaction, holding no connection (issue 12 item 3)
+    transaction: false,
     summary: 'Set a new password (given, or generated and returned once); ends the account’s sessions',
-    body: {
-      type: 'object',
-      required: ['id'],
-      properties: { ...idProp, password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
-    },
+    body: Type.Object({ id, password: Type.Optional(newPassword) }),
     reply: { type: 'object', properties: { password: { type: 'string' }, generated: { type: 'boolean' } } },
-    async handler(ctx: RouteContext<unknown, { id: number; password?: string }>) {
+    async handler(ctx) {
       const user = ctx.user!;
       const target = await loadAccount(ctx.db, ctx.body.id);
-      await assertMayTouch(ctx.db, user, target.id);
+      await assertMayManageAccount(ctx.db, user, target.id);
+      if (ctx.body.password) await assertNewPassword(ctx.body.password, target.email);
       const generated = !ctx.body.password;
       const password = ctx.body.password ?? generatePassword();
-      await ctx.db.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2', [await hashPassword(password), target.id]);
-      const revoked = await revokeAccountSessions(ctx.db, target.id, target.id === user.id ? user.sessionId : undefined);
-      await ctx.audit({ action: 'reset_password', resource: 'account', targetId: target.id, after: { revoked_sessions: revoked, generated } });
+      const hash = await hashPassword(password);
+      await withTx(ctx, async (tx) => {
+        // checked again in the transaction: the account may have changed while the hash ran
+        const now = await loadAccount(tx.db, target.id);
+        await assertMayManageAccount(tx.db, user, now.id);
+        await tx.db.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2', [hash, now.id]);
+        const revoked = await revokeAccountSessions(tx.db, now.id, now.id === user.id ? user.sessionId : undefined);
+        await tx.audit({ action: 'reset_password', resource: 'account', targetId: now.id, after: { revoked_sessions: revoked, generated } });
+      });
       return { password: generated ? password : '', generated };
     },
-  },
+  }),
 ]);

@@ -13,10 +13,15 @@ export async function allRoutes(): Promise<RouteDef[]> {
     import('./permissions.js'),
     import('./audit-logs.js'),
     import('./config.js'),
+    import('./jobs.js'),
     // schema runtime (schema/list, schema/detail) — added by the schema tooling
     import('./schema.js'),
     // business resources — added by the business backend
     import('../resources/index.js'),
+    // the merchant side (public, capability tokens) — added with notification push
+    import('./merchant.js'),
+    // knowledge retrieval test (hit testing) — added by the AI engine
+    import('../ai/retrieval/routes.js'),
   ];
   return (await Promise.all(modules)).flatMap((m) => m.routes);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.js';
+import { assertMayEditPermissionTree } from '../auth/ceiling.js';
 import { Keys } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
@@ -124,13 +125,14 @@ export const routes = defineRoutes([
     method: 'POST',
     path: 'permission/create',
     access: { permission: Keys.permissionCreate },
-    summary: 'Create a permission',
+    summary: 'Create a permission (super admin only: the permission tree is theirs)',
     body: { type: 'object', required: ['module', 'permission_key', 'permission_name', 'permission_type'], properties: editable },
     reply: row,
     async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+      assertMayEditPermissionTree(ctx.user!);
       const b = ctx.body;
       await assertParent(ctx.db, b.pid);
-      if (await keyTaken(ctx.db, b.module!, b.permission_key!)) throw conflict(`permission ${b.module}.${b.permission_key} already exists`);
+      if (await keyTaken(ctx.db, b.module!, b.permission_key!)) throw conflict(`permission ${b.module}.${b.permission_key} already exists / 权限 ${b.module}.${b.permission_key} 已存在`);
       const r = await ctx.db.query<PermissionRow>(
         `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
          VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::int, (SELECT COALESCE(max(sort), 0) + 1 FROM permissions))) RETURNING ${COLS}`,
@@ -145,16 +147,17 @@ export const routes = defineRoutes([
     method: 'POST',
     path: 'permission/update',
     access: { permission: Keys.permissionUpdate },
-    summary: 'Update a permission (fields given are changed)',
+    summary: 'Update a permission (fields given are changed; super admin only)',
     body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, ...editable } },
     reply: row,
     async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+      assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id!);
       const next = { ...before, ...ctx.body };
-      if (next.pid === before.id) throw conflict('a permission cannot be its own parent');
+      if (next.pid === before.id) throw conflict('a permission cannot be its own parent / 权限不能以自己为父级');
       if (next.pid !== before.pid) await assertParent(ctx.db, next.pid);
       if ((next.module !== before.module || next.permission_key !== before.permission_key) && (await keyTaken(ctx.db, next.module, next.permission_key, before.id))) {
-        throw conflict(`permission ${next.module}.${next.permission_key} already exists`);
+        throw conflict(`permission ${next.module}.${next.permission_key} already exists / 权限 ${next.module}.${next.permission_key} 已存在`);
       }
       const r = await ctx.db.query<PermissionRow>(
         `UPDATE permissions SET pid = $1, module = $2, permission_key = $3, permission_name = $4, permission_name_en = $5,
@@ -169,12 +172,13 @@ export const routes = defineRoutes([
     method: 'POST',
     path: 'permission/delete',
     access: { permission: Keys.permissionDelete },
-    summary: 'Delete a permission without children (roles lose it)',
+    summary: 'Delete a permission without children (roles lose it; super admin only)',
     body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
     async handler(ctx: RouteContext<unknown, { id: number }>) {
+      assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id);
       const kids = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM permissions WHERE pid = $1', [before.id]);
-      if (kids.rows[0].n > 0) throw conflict(`permission ${before.module}.${before.permission_key} has ${kids.rows[0].n} child permission(s); delete them first`);
+      if (kids.rows[0].n > 0) throw conflict(`permission ${before.module}.${before.permission_key} has ${kids.rows[0].n} child permission(s); delete them first / 该权限下还有 ${kids.rows[0].n} 个子权限，请先删除`);
       await ctx.db.query('DELETE FROM permissions WHERE id = $1', [before.id]);
       await ctx.audit({ action: 'delete', resource: 'permission', targetId: before.id, before, after: null });
       return null;

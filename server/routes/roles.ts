@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.js';
-import { Keys, assertIdsExist, assertMayGrant, assertSuperAdminRemains } from '../auth/guards.js';
-import { conflict, forbidden, notFound } from '../http/errors.js';
+import { assertMayGrantPermissions, assertMayManageRole } from '../auth/ceiling.js';
+import { Keys, assertIdsExist, assertSuperAdminRemains } from '../auth/guards.js';
+import { conflict, notFound } from '../http/errors.js';
 import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
 import { defineRoutes, type RouteContext } from '../http/route.js';
 
@@ -114,10 +115,10 @@ export const routes = defineRoutes([
     async handler(ctx: RouteContext<unknown, RoleBody>) {
       const name = ctx.body.name!.trim();
       const ids = ctx.body.permission_ids ?? [];
-      if (ctx.body.is_super_admin && !ctx.user!.isSuperAdmin) throw forbidden();
-      await assertMayGrant(ctx.db, ctx.user!, ids);
+      assertMayManageRole(ctx.user!, { is_super_admin: ctx.body.is_super_admin });
+      await assertMayGrantPermissions(ctx.db, ctx.user!, ids);
       await assertIdsExist(ctx.db, 'permissions', ids, 'permission');
-      if (await nameTaken(ctx.db, name)) throw conflict(`a role named "${name}" already exists`);
+      if (await nameTaken(ctx.db, name)) throw conflict(`a role named "${name}" already exists / 角色“${name}”已存在`);
       const r = await ctx.db.query<{ id: number }>('INSERT INTO roles (name, is_super_admin) VALUES ($1, $2) RETURNING id', [
         name,
         ctx.body.is_super_admin ?? false,
@@ -138,14 +139,15 @@ export const routes = defineRoutes([
     async handler(ctx: RouteContext<unknown, RoleBody>) {
       const before = await loadRole(ctx.db, ctx.body.id!);
       const user = ctx.user!;
-      if (!user.isSuperAdmin && (before.is_super_admin || ctx.body.is_super_admin)) throw forbidden();
+      assertMayManageRole(user, before);
+      assertMayManageRole(user, { is_super_admin: ctx.body.is_super_admin });
       if (ctx.body.permission_ids) {
         const added = ctx.body.permission_ids.filter((id) => !before.permission_ids.includes(id));
-        await assertMayGrant(ctx.db, user, added);
+        await assertMayGrantPermissions(ctx.db, user, added);
         await assertIdsExist(ctx.db, 'permissions', ctx.body.permission_ids, 'permission');
       }
       const name = ctx.body.name?.trim() ?? before.name;
-      if (name !== before.name && (await nameTaken(ctx.db, name, before.id))) throw conflict(`a role named "${name}" already exists`);
+      if (name !== before.name && (await nameTaken(ctx.db, name, before.id))) throw conflict(`a role named "${name}" already exists / 角色“${name}”已存在`);
       await ctx.db.query('UPDATE roles SET name = $1, is_super_admin = $2, updated_at = now() WHERE id = $3', [
         name,
         ctx.body.is_super_admin ?? before.is_super_admin,
@@ -166,9 +168,9 @@ export const routes = defineRoutes([
     body: idBody,
     async handler(ctx: RouteContext<unknown, { id: number }>) {
       const before = await loadRole(ctx.db, ctx.body.id);
-      if (before.is_super_admin && !ctx.user!.isSuperAdmin) throw forbidden();
+      assertMayManageRole(ctx.user!, before);
       const held = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM account_roles WHERE role_id = $1', [before.id]);
-      if (held.rows[0].n > 0) throw conflict(`role "${before.name}" is still assigned to ${held.rows[0].n} account(s)`);
+      if (held.rows[0].n > 0) throw conflict(`role "${before.name}" is still assigned to ${held.rows[0].n} account(s) / 角色“${before.name}”仍分配给 ${held.rows[0].n} 个账号`);
       await ctx.db.query('DELETE FROM roles WHERE id = $1', [before.id]);
       await ctx.audit({ action: 'delete', resource: 'role', targetId: before.id, before: view(before), after: null });
       return null;

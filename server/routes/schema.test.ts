@@ -96,8 +96,8 @@ describe('schema routes', () => {
     expect(stale.statusCode).toBe(200);
   });
 
-  it('answers 40004 for an unknown id and 40003 for a schema the caller may not open', async () => {
+  it('answers 40004 alike for an unknown id and a schema the caller may not open', async () => {
     expect((await get('schema/detail?id=demo.nothing', 'super')).json()).toMatchObject({ code: 40004 });
-    expect((await get('schema/detail?id=demo.item_list', 'other')).json()).toMatchObject({ code: 40003 });
+    expect((await get('schema/detail?id=demo.item_list', 'other')).json()).toMatchObject({ code: 40004 });
   });
 });

@@ -74,8 +74,11 @@ const matchesEtag = (header: string | string[] | undefined, hash: string): boole
 async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
   const store = getSchemaStore();
   const s = store.get(ctx.query.id);
-  if (!s) throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found`);
-  if (!ctx.user || !canOpenSchema(ctx.user, s)) throw new AppError(Code.FORBIDDEN);
+  // a schema the caller may not open is answered exactly like one that does not exist, so the
+  // reply does not tell which ids exist (schema/list shows the caller what it may open)
+  if (!s || !ctx.user || !canOpenSchema(ctx.user, s)) {
+    throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found / 未找到页面定义 ${ctx.query.id}`);
+  }
   const fields = await submitFieldsFor(s.doc);
   const hash = servedHash(store, s, fields);
   const etag = `"${hash}"`;

@@ -1,12 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { Code } from '../../src/contract/codes.js';
 import type { Queryable } from '../db/db.js';
 import { clearSessionCookies, setSessionCookies } from '../auth/cookies.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyDummy, verifyPassword } from '../auth/password.js';
-import { createSession, revokeAccountSessions, revokeSession } from '../auth/sessions.js';
-import { clearFailures, isThrottled, recordFailure } from '../auth/throttle.js';
-import { writeAudit } from '../auth/audit.js';
-import { CommittedError, invalid } from '../http/errors.js';
-import { defineRoutes, type RouteContext } from '../http/route.js';
+import { assertNewPassword } from '../auth/password-policy.js';
+import { createSession, liveSessions, revokeAccountSessions, revokeOwnSession, revokeSession, sessionRules } from '../auth/sessions.js';
+import { beginAttempt, clearPair, pruneThrottle } from '../auth/throttle.js';
+import { writeAudit, type AuditActor } from '../auth/audit.js';
+import { AppError, conflict, invalid, notFound } from '../http/errors.js';
+import { defineRoutes, route, type RouteContext } from '../http/route.js';
 
 export const roleRef = {
   type: 'object',
@@ -28,61 +30,85 @@ export async function rolesOf(q: Queryable, accountId: number) {
   return r.rows;
 }
 
-const cookieSecure = (ctx: RouteContext<unknown, unknown>): boolean => ctx.req.server.backofficeConfig.cookieSecure;
+type AnyContext = RouteContext<unknown, unknown, Queryable>;
 
-const BAD_LOGIN = 'incorrect email or password';
+const cookieSecure = (ctx: AnyContext): boolean => ctx.req.server.backofficeConfig.cookieSecure;
+const rulesOf = (ctx: AnyContext) => sessionRules(ctx.req.server.backofficeConfig);
+const userAgent = (ctx: AnyContext): string => String(ctx.req.headers['user-agent'] ?? '');
+/** the signed-in caller as an audit actor (for audit rows written inside a route's own transaction) */
+const actorOf = (ctx: AnyContext): AuditActor => ({ id: ctx.user!.id, email: ctx.user!.email, ip: ctx.req.ip ?? '', userAgent: userAgent(ctx) });
 
-interface LoginBody {
-  email: string;
-  password: string;
-}
-interface PwdBody {
-  old_password: string;
-  new_password: string;
-}
+const BAD_LOGIN = 'incorrect email or password / 邮箱或密码错误';
+
+const SessionItem = Type.Object({
+  id: Type.Integer(),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  created_at: Type.String(),
+  last_seen_at: Type.String(),
+  expires_at: Type.String(),
+  current: Type.Boolean(),
+});
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'POST',
     path: 'user/login',
     access: 'public',
-    summary: 'Sign in; sets cookies sid (readable) and sid_guard (HttpOnly)',
-    body: {
-      type: 'object',
-      required: ['email', 'password'],
-      properties: { email: { type: 'string', minLength: 1, maxLength: 200 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
-    },
+    rateLimit: 'login',
+    // the password check must hold no connection or transaction (on PGlite one would stop every
+    // other request while it runs): a decision statement, the hash, then a short transaction
+    transaction: false,
+    summary: 'Sign in; sets cookies sid (readable) and sid_guard (HttpOnly). Throttled per email + address (42901 with data.retry_after)',
+    body: Type.Object({
+      email: Type.String({ minLength: 1, maxLength: 200 }),
+      password: Type.String({ minLength: 1, maxLength: 200 }),
+    }),
     reply: { type: 'object', properties: { user: { type: 'object', properties: { ...userProps, token: { type: 'string' } } } } },
-    async handler(ctx: RouteContext<unknown, LoginBody>) {
+    async handler(ctx) {
       const email = ctx.body.email.trim().toLowerCase();
       const ip = ctx.req.ip ?? '';
-      const ua = String(ctx.req.headers['user-agent'] ?? '');
-      const anon = { id: null, email, ip, userAgent: ua };
-      if (await isThrottled(ctx.db, email, ip)) {
-        await writeAudit(ctx.db, anon, { action: 'login_throttled', resource: 'session' });
-        throw new CommittedError(Code.TOO_MANY);
+      const ua = userAgent(ctx);
+      const anon: AuditActor = { id: null, email, ip, userAgent: ua };
+      // one statement: the throttle decision (reserving this attempt) and the account
+      const attempt = await beginAttempt(ctx.db, email, ip);
+      if (!attempt.allowed) {
+        const wait = attempt.retryAfter;
+        await writeAudit(ctx.db, { ...anon, id: attempt.account?.id ?? null }, {
+          action: 'login_throttled',
+          resource: 'session',
+          targetId: attempt.account?.id,
+          after: { reason: attempt.reason, retry_after: wait },
+        });
+        throw new AppError(Code.TOO_MANY, `too many sign-in attempts, try again in ${wait} s / 登录尝试过多，请 ${wait} 秒后再试`, { retry_after: wait });
       }
-      const r = await ctx.db.query<{ id: number; email: string; name: string; password_hash: string; status: number }>(
-        'SELECT id, email, name, password_hash, status FROM accounts WHERE email = $1',
-        [email],
-      );
-      const acc = r.rows[0];
+      const acc = attempt.account;
       const ok = acc ? await verifyPassword(ctx.body.password, acc.password_hash) : await verifyDummy(ctx.body.password);
       if (!acc || !ok || acc.status !== 1) {
-        await recordFailure(ctx.db, email, ip);
+        // the attempt already counts as a failure (reserved above)
         const reason = !acc ? 'unknown_email' : !ok ? 'wrong_password' : 'disabled';
         await writeAudit(ctx.db, { ...anon, id: acc?.id ?? null }, { action: 'login_failed', resource: 'session', targetId: acc?.id, after: { reason } });
-        throw new CommittedError(Code.VALIDATION, BAD_LOGIN);
+        if (Math.random() < 0.02) await pruneThrottle(ctx.db);
+        // a 40001 names a field like every other; the same one whichever was wrong (no hint which)
+        throw new AppError(Code.VALIDATION, BAD_LOGIN, { errors: [{ field: 'password', message: BAD_LOGIN }] });
       }
-      await clearFailures(ctx.db, email);
-      const s = await createSession(ctx.db, acc.id, ip, ua);
-      await ctx.db.query('UPDATE accounts SET last_login_at = now() WHERE id = $1', [acc.id]);
-      await writeAudit(ctx.db, { id: acc.id, email: acc.email, ip, userAgent: ua }, { action: 'login', resource: 'session', targetId: s.id });
+      const { s, roles } = await ctx.db.tx(async (q) => {
+        await clearPair(q, email, ip);
+        const s = await createSession(q, acc.id, ip, ua, rulesOf(ctx));
+        await q.query('UPDATE accounts SET last_login_at = now() WHERE id = $1', [acc.id]);
+        await writeAudit(q, { id: acc.id, email: acc.email, ip, userAgent: ua }, {
+          action: 'login',
+          resource: 'session',
+          targetId: s.id,
+          ...(s.evicted.length ? { after: { evicted_sessions: s.evicted } } : {}),
+        });
+        return { s, roles: await rolesOf(q, acc.id) };
+      });
       setSessionCookies(ctx.reply, s.token, s.guard, cookieSecure(ctx));
-      return { user: { id: acc.id, email: acc.email, name: acc.name, token: s.token, roles: await rolesOf(ctx.db, acc.id) } };
+      return { user: { id: acc.id, email: acc.email, name: acc.name, token: s.token, roles } };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'user/logout',
     access: 'login',
@@ -94,8 +120,8 @@ export const routes = defineRoutes([
       clearSessionCookies(ctx.reply, cookieSecure(ctx));
       return null;
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'User/Get',
     access: 'login',
@@ -105,33 +131,78 @@ export const routes = defineRoutes([
       const u = ctx.user!;
       return { id: u.id, email: u.email, name: u.name, roles: await rolesOf(ctx.db, u.id) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'user/update-pwd',
     access: 'login',
+    // two password hashes: outside any transaction, then one short one for the change
+    transaction: false,
     summary: 'Change own password; revokes the other sessions of the account',
-    body: {
-      type: 'object',
-      required: ['old_password', 'new_password'],
-      properties: {
-        old_password: { type: 'string', minLength: 1, maxLength: 200 },
-        new_password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 },
-      },
-    },
-    async handler(ctx: RouteContext<unknown, PwdBody>) {
+    body: Type.Object({
+      old_password: Type.String({ minLength: 1, maxLength: 200 }),
+      new_password: Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 }),
+    }),
+    async handler(ctx) {
       const u = ctx.user!;
+      await assertNewPassword(ctx.body.new_password, u.email, 'new_password');
       const r = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM accounts WHERE id = $1', [u.id]);
-      if (!r.rows[0] || !(await verifyPassword(ctx.body.old_password, r.rows[0].password_hash))) {
-        throw invalid([{ field: 'old_password', message: 'is incorrect' }]);
+      const stored = r.rows[0]?.password_hash;
+      if (!stored || !(await verifyPassword(ctx.body.old_password, stored))) {
+        throw invalid([{ field: 'old_password', message: 'is incorrect / 原密码不正确' }]);
       }
-      await ctx.db.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2', [
-        await hashPassword(ctx.body.new_password),
-        u.id,
-      ]);
-      const revoked = await revokeAccountSessions(ctx.db, u.id, u.sessionId);
-      await ctx.audit({ action: 'update_password', resource: 'account', targetId: u.id, after: { revoked_sessions: revoked } });
+      const hash = await hashPassword(ctx.body.new_password);
+      await ctx.db.tx(async (q) => {
+        // only over the hash that was checked: a change made meanwhile is not overwritten
+        const changed = await q.query('UPDATE accounts SET password_hash = $1, updated_at = now() WHERE id = $2 AND password_hash = $3', [hash, u.id, stored]);
+        if (changed.affectedRows === 0) throw conflict('the password was changed meanwhile, try again / 密码刚被修改过，请重试');
+        const revoked = await revokeAccountSessions(q, u.id, u.sessionId);
+        await writeAudit(q, actorOf(ctx), { action: 'update_password', resource: 'account', targetId: u.id, after: { revoked_sessions: revoked } });
+      });
       return null;
     },
-  },
+  }),
+  route({
+    method: 'GET',
+    path: 'user/sessions',
+    access: 'login',
+    summary: 'My sessions: the live sessions of the signed-in account, newest first (`current` marks this one)',
+    reply: Type.Object({ list: Type.Array(SessionItem), idle_minutes: Type.Integer(), max_sessions: Type.Integer() }),
+    async handler(ctx) {
+      const u = ctx.user!;
+      const config = ctx.req.server.backofficeConfig;
+      return {
+        list: await liveSessions(ctx.db, u.id, u.sessionId, rulesOf(ctx)),
+        idle_minutes: config.sessionIdleMinutes,
+        max_sessions: config.sessionsPerAccount,
+      };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: 'user/session-revoke',
+    access: 'login',
+    summary: 'Revoke one of my sessions (revoking this one signs out and clears the cookies)',
+    body: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+    async handler(ctx) {
+      const u = ctx.user!;
+      if (!(await revokeOwnSession(ctx.db, u.id, ctx.body.id))) throw notFound('session');
+      await ctx.audit({ action: 'revoke_session', resource: 'session', targetId: ctx.body.id });
+      if (ctx.body.id === u.sessionId) clearSessionCookies(ctx.reply, cookieSecure(ctx));
+      return null;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: 'user/session-revoke-others',
+    access: 'login',
+    summary: 'Revoke every session of mine except this one',
+    reply: Type.Object({ revoked: Type.Integer() }),
+    async handler(ctx) {
+      const u = ctx.user!;
+      const revoked = await revokeAccountSessions(ctx.db, u.id, u.sessionId);
+      await ctx.audit({ action: 'revoke_other_sessions', resource: 'session', targetId: u.id, after: { revoked_sessions: revoked } });
+      return { revoked };
+    },
+  }),
 ]);

@@ -11,6 +11,8 @@ export const Code = {
   CONFLICT: 40009,
   TOO_MANY: 42901,
   INTERNAL: 50000,
+  /** an outside service the request depends on (a model server) failed; `data` says how */
+  UPSTREAM: 50200,
 } as const;
 
 export type CodeValue = (typeof Code)[keyof typeof Code];
@@ -25,6 +27,7 @@ export const CodeMessage: Record<CodeValue, string> = {
   40009: 'conflict',
   42901: 'too many attempts, try again later',
   50000: 'internal error',
+  50200: 'an outside service failed',
 };
 
 export interface Envelope<T = unknown> {

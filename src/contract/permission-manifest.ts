@@ -150,6 +150,8 @@ export const MANIFEST: ModuleManifest[] = [
         page('text.learn.material', 'learn/material', t('学习素材', 'Learning materials'), {
           children: [
             hiddenPage('text.learn.material.detail', 'learn/material/detail/:id', DETAIL),
+            hiddenPage('text.learn.material.knowledge', 'learn/material/knowledge', t('素材知识', 'Knowledge from materials')),
+            hiddenPage('text.learn.material.exports', 'learn/material/exports', t('导出记录', 'Exports')),
             button('text.learn.material.export', t('导出', 'Export')),
             button('text.learn.material.remark', t('备注', 'Remark')),
             button('text.learn.material.ticket_learn', t('工单学习', 'Ticket learning')),
@@ -158,6 +160,7 @@ export const MANIFEST: ModuleManifest[] = [
         page('text.learn.todo_preview', 'learn/todo-preview', t('待办预览', 'To-do preview')),
         page('text.learn.policy_management', 'learn/policyManagement', t('知识管理', 'Policies'), {
           children: [
+            hiddenPage('text.learn.policy_management.hit_test', 'learn/policyManagement/hitTest', t('命中测试', 'Retrieval test')),
             button('text.learn.policy_management.create', ADD),
             button('text.learn.policy_management.update', EDIT),
             button('text.learn.policy_management.delete', DELETE),
@@ -308,6 +311,15 @@ export const MANIFEST: ModuleManifest[] = [
           ],
         }),
         page('admin.permission.audit_logs', 'authCenter/auditLogs', t('审计日志', 'Audit logs')),
+      ]),
+      menu('admin.system', t('系统', 'System'), [
+        page('admin.job', 'system/jobs', t('后台任务', 'Jobs'), {
+          children: [
+            hiddenPage('admin.job.detail', 'system/jobs/detail/:id', t('任务详情', 'Job detail')),
+            button('admin.job.retry', t('重试', 'Retry')),
+            button('admin.job.cancel', t('取消', 'Cancel')),
+          ],
+        }),
       ]),
     ],
   },

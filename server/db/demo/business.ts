@@ -2,20 +2,37 @@ import type { Queryable } from '../db.js';
 import { insertMany, insertRows } from './insert.js';
 import { daysAgo, DEMO_NOW, type Rng } from './random.js';
 import type { ShopInfo } from './shops.js';
+import { documentsOf, policiesOf, profileOf, retiredPolicyOf } from './knowledge.js';
 import { CN_PRODUCTS, POLICY_TOPICS, PRODUCTS, QUESTIONS } from './words.js';
 
-/** Policies from every source type (1–11) and channel, plus auto-learned candidates. */
+/**
+ * Each shop's own knowledge (knowledge.ts: one profile per shop, policies in the shop's language,
+ * every source type 1–11 and both channels across the demo, a retired policy switched off on some
+ * shops), plus auto-learned candidates. The draws of `rng` are the same as before the knowledge
+ * was made per shop, so the rest of the demo data did not move.
+ */
 export async function seedPolicies(db: Queryable, rng: Rng, shops: ShopInfo[]) {
   const rows: unknown[][] = [];
   const lp: unknown[][] = [];
   const lpp: unknown[][] = [];
-  let source = 0;
-  for (const s of shops.slice(0, Math.ceil(shops.length * 0.6))) {
+  for (const [si, s] of shops.slice(0, Math.ceil(shops.length * 0.6)).entries()) {
     const n = rng.int(2, 6);
+    const dates: Date[] = [];
     for (let k = 0; k < n; k++) {
-      const [title, content] = rng.pick(POLICY_TOPICS);
-      const at = daysAgo(rng, 300);
-      rows.push([s.id, title, content, (source++ % 11) + 1, rng.chance(0.7) ? 'chat' : 'email', rng.chance(0.9) ? 1 : 0, at, at]);
+      rng.pick(POLICY_TOPICS);
+      dates.push(daysAgo(rng, 300));
+      rng.chance(0.7);
+      rng.chance(0.9);
+    }
+    const profile = profileOf(s);
+    const policies = policiesOf(profile);
+    policies.forEach((x, k) => {
+      const at = dates[k % dates.length];
+      rows.push([s.id, x.title, x.content, ((si + k) % 11) + 1, x.channel, 1, at, at]);
+    });
+    if (si % 4 === 1) {
+      const old = retiredPolicyOf(profile);
+      rows.push([s.id, old.title, old.content, 1, old.channel, 0, dates[0], dates[0]]);
     }
     if (rng.chance(0.3)) {
       const q = rng.pick(QUESTIONS);
@@ -55,19 +72,22 @@ export async function seedLearning(db: Queryable, rng: Rng, shops: ShopInfo[], m
   });
   await insertRows(db, 'learn_knowledge', ['material_id', 'shop_id', 'question', 'answer', 'channel'], kn);
 
-  const docs: Array<[string, string, string]> = [
-    ['shipping-faq.md', 'md', '# Shipping FAQ\n\nOrders ship within 1–2 business days.\n\n## Express\nExpress delivery takes 1–3 days.'],
-    ['return-policy.txt', 'txt', 'Return policy\nItems can be returned within 30 days. Refunds take 5–10 business days.'],
-    ['售后服务说明.txt', 'txt', '售后服务说明\n签收后7天内支持无理由退货。质量问题请联系客服，48小时内处理。'],
-    ['size-guide.md', 'md', '# Size guide\n| Size | Chest |\n|---|---|\n| S | 86–91 cm |\n| M | 96–101 cm |'],
-    ['warranty.txt', 'txt', 'All electronics include a 12-month warranty covering manufacturing defects.'],
-    ['brand-voice.md', 'md', '# Brand voice\nFriendly, short sentences, always offer a next step.'],
-  ];
-  const docRows: unknown[][] = docs.map(([name, type, text], i) => {
-    const failed = i === docs.length - 1;
+  // multi-page documents of a few shops with knowledge (their own values), and one that failed
+  const withKnowledge = shops.slice(0, Math.ceil(shops.length * 0.6));
+  const docShops = [0, 1, 2, 3, 4].map((k) => withKnowledge[(k * 37 + 5) % withKnowledge.length]);
+  const docRows: unknown[][] = [];
+  for (let i = 0; i < 6; i++) {
     const at = daysAgo(rng, 60);
-    return [rng.pick(shops).id, name, type, Buffer.byteLength(text), failed ? 2 : 1, failed ? '' : text, failed ? 'the document has no readable text' : '', Buffer.from(failed ? '' : text), at, failed ? null : at];
-  });
+    rng.pick(shops);
+    if (i === 5) {
+      docRows.push([docShops[0].id, 'brand-voice.pdf', 'pdf', 18204, 2, '', 'no text found in the document (a scanned PDF without a text layer) / 文档中没有可提取的文字', Buffer.alloc(0), at, null]);
+      continue;
+    }
+    const s = docShops[i];
+    for (const d of documentsOf(profileOf(s), i)) {
+      docRows.push([s.id, d.name, d.type, Buffer.byteLength(d.text), 1, d.text, '', Buffer.from(d.text), at, at]);
+    }
+  }
   await insertRows(db, 'learn_doc', ['shop_id', 'name', 'file_type', 'size', 'status', 'content', 'error', 'file', 'created_at', 'learned_at'], docRows);
 
   const models = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'qwen-max', 'doubao-pro'];

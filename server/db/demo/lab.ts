@@ -3,9 +3,14 @@
  * rating datasets, tasks in every status with their per-sample results, lab datasets and
  * experiment tasks, AI conversations with comments, lab roles and users. Deterministic and
  * idempotent: does nothing when exit codes already exist.
+ *
+ * The results are real: each answered sample went through the same answering step and scoring
+ * cascade as a run (run-job.ts `evaluateSample`) against the demo shop's knowledge. Demo tasks
+ * left `running` have no run job; the scheduled-start ticker gives them one, so they finish by
+ * themselves once the server runs.
  */
 import type { Db, Queryable } from '../db.js';
-import { simulate } from '../../resources/lab/simulate.js';
+import { evaluateSample, refreshCounters, RESULT_COLUMNS, setupOf, type ResultValues } from '../../resources/lab/run-job.js';
 import type { Sample } from '../../resources/lab/samples.js';
 import { insertMany, insertRows } from './insert.js';
 import { Rng, daysAgo } from './random.js';
@@ -40,6 +45,16 @@ const TASK_NAMES = ['Nightly regression', 'Prompt v2 vs v1', 'New assistant chec
 const STATUSES = ['pending', 'running', 'finished', 'stopped', 'pausing', 'finished', 'running', 'pending', 'finished', 'pausing'] as const;
 const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'qwen-max', 'doubao-pro'];
 
+/** A task whose first `done` samples get results after the structure is in (see seedResults). */
+interface Planned {
+  kind: 'text' | 'text_rating';
+  taskId: number;
+  shopId: number | null;
+  samples: Sample[];
+  done: number;
+  at: Date | null;
+}
+
 function samplesFor(rng: Rng, n: number): Sample[] {
   const out: Sample[] = [];
   const offset = rng.int(0, QUESTIONS.length - 1);
@@ -50,10 +65,31 @@ function samplesFor(rng: Rng, n: number): Sample[] {
   return out;
 }
 
-async function seedScriptArea(q: Queryable, rng: Rng, kind: 'text' | 'text_rating', names: string[], assistants: number[], codes: Array<{ code: string; need_semantics_score: number }>) {
+/**
+ * A gold set from the demo shop's own chat policies: a question about each policy's title, the
+ * policy's first sentence as the expected answer (the generic QUESTIONS mostly ask what a demo
+ * shop's knowledge does not cover, which is worth seeing too).
+ */
+async function shopSamples(q: Queryable, shopId: number | null): Promise<Sample[]> {
+  if (shopId === null) return [];
+  const r = await q.query<{ title: string; content: string }>(
+    `SELECT title, content FROM policy WHERE shop_id = $1 AND status = 1 AND channel = 'chat' ORDER BY id LIMIT 24`,
+    [shopId],
+  );
+  return r.rows.map(({ title, content }) => {
+    const zh = /\p{Script=Han}/u.test(title);
+    const first = /^.+?[。！？.!?](?=\s|$)/su.exec(content.trim())?.[0] ?? content.trim();
+    return { input: zh ? `${title}是怎样的？` : `Can you tell me about ${title.toLowerCase()}?`, expected: first.slice(0, 4000) };
+  });
+}
+
+async function seedScriptArea(q: Queryable, rng: Rng, kind: 'text' | 'text_rating', names: string[], assistants: number[], shops: number[], plan: Planned[]) {
   const datasets: Array<{ id: number; samples: Sample[] }> = [];
-  for (const name of names) {
-    const samples = samplesFor(rng, rng.int(8, 24));
+  const gold = await shopSamples(q, shops[0] ?? null);
+  for (const [n, name] of names.entries()) {
+    const generic = samplesFor(rng, rng.int(8, 24));
+    // the first dataset of each area is the demo shop's gold set (when its knowledge has enough)
+    const samples = n === 0 && gold.length >= 3 ? gold : generic;
     const [id] = await insertMany(q, `${kind}_dataset`, ['name', 'description', 'samples', 'sample_count', 'created_at'], [
       [name, `${name} — demo samples`, JSON.stringify(samples), samples.length, daysAgo(rng, 120, 30)],
     ]);
@@ -68,21 +104,39 @@ async function seedScriptArea(q: Queryable, rng: Rng, kind: 'text' | 'text_ratin
     const started = status === 'pending' ? null : new Date(created.getTime() + 3600000);
     const finished = status === 'finished' || status === 'stopped' ? new Date(created.getTime() + 7200000) : null;
     const assistant = assistants.length && rng.chance(0.6) ? rng.pick(assistants) : null;
-    const mode = rng.pick(['manual', 'immediate', 'schedule'] as const);
-    const [taskId] = await insertMany(q, `${kind}_task`, ['name', 'dataset_id', 'assistant_id', 'prompt', 'model', 'mode', 'scheduled_at', 'status', 'total', 'done', 'started_at', 'finished_at', 'created_at'], [
-      [`${TASK_NAMES[i % TASK_NAMES.length]}${i >= TASK_NAMES.length ? ' 2' : ''}`, ds.id, assistant,
+    const picked = rng.pick(['manual', 'immediate', 'schedule'] as const);
+    // a pending scheduled task would start at once (its demo time is past): pending ones wait for a person
+    const mode = status === 'pending' && picked === 'schedule' ? 'manual' : picked;
+    const pickedShop = shops.length ? rng.pick(shops) : null;
+    // tasks over the gold set ask the shop it was written from
+    const shopId = ds === datasets[0] && shops.length ? shops[0] : pickedShop;
+    const [taskId] = await insertMany(q, `${kind}_task`, ['name', 'dataset_id', 'assistant_id', 'shop_id', 'prompt', 'model', 'mode', 'scheduled_at', 'status', 'total', 'done', 'started_at', 'finished_at', 'created_at'], [
+      [`${TASK_NAMES[i % TASK_NAMES.length]}${i >= TASK_NAMES.length ? ' 2' : ''}`, ds.id, assistant, shopId,
         assistant ? '' : 'You are a friendly customer-service agent. Answer briefly and politely.',
-        rng.pick(MODELS), mode, mode === 'schedule' ? new Date(created.getTime() + 86400000) : null,
-        status, total, done, started, finished, created],
+        // tasks made before model servers named a model; newer ones answer with the built-in responder
+        i % 3 === 0 ? rng.pick(MODELS) : '', mode, mode === 'schedule' ? new Date(created.getTime() + 86400000) : null,
+        status, total, 0, started, finished, created],
     ]);
-    const rows = ds.samples.slice(0, done).map((s, j) => {
-      const r = simulate(`${kind}_task:${taskId}`, s, codes);
-      return [taskId, j + 1, s.input, s.expected, r.output, r.exit_code, r.score, r.passed, r.latency_ms, started];
-    });
-    if (rows.length) {
-      await insertRows(q, `${kind}_task_result`, ['task_id', 'sample_index', 'input', 'expected', 'output', 'exit_code', 'score', 'passed', 'latency_ms', 'created_at'], rows);
-      await q.query(`UPDATE ${kind}_task SET avg_score = (SELECT round(avg(score), 2) FROM ${kind}_task_result WHERE task_id = $1) WHERE id = $1`, [taskId]);
+    if (done > 0) plan.push({ kind, taskId, shopId, samples: ds.samples, done, at: started });
+  }
+}
+
+/** Answers and scores the planned samples (one transaction per task; answers reused per shop and question). */
+async function seedResults(db: Db, plan: Planned[]) {
+  const cache = new Map<string, ResultValues>();
+  for (const p of plan) {
+    const setup = await setupOf(db, { shop_id: p.shopId, assistant_id: null, prompt: '', model_server_id: null, judge_model_server_id: null, pass_threshold: 0.5 });
+    const rows: unknown[][] = [];
+    for (let j = 0; j < p.done; j++) {
+      const key = `${p.shopId}|${p.samples[j].input}|${p.samples[j].expected}`;
+      let values = cache.get(key);
+      if (!values) cache.set(key, (values = await evaluateSample(db, setup, p.samples[j])));
+      rows.push([p.taskId, j + 1, ...values, p.at]);
     }
+    await db.tx(async (q) => {
+      await insertRows(q, `${p.kind}_task_result`, ['task_id', 'sample_index', ...RESULT_COLUMNS.split(', '), 'created_at'], rows);
+      await refreshCounters(q, `${p.kind}_task`, p.taskId);
+    });
   }
 }
 
@@ -135,14 +189,21 @@ export async function seedLab(db: Db): Promise<void> {
   const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT 1 FROM text_exit_code LIMIT 1) x');
   if (r.rows[0].n > 0) return;
   const rng = new Rng(20261205);
+  const plan: Planned[] = [];
   await db.tx(async (q) => {
     await insertRows(q, 'text_exit_code', ['code', 'description', 'need_semantics_score'], EXIT_CODES);
-    const codes = EXIT_CODES.map(([code, , n]) => ({ code, need_semantics_score: n }));
     const assistants = (await q.query<{ id: number }>('SELECT id FROM chat_assistant ORDER BY id LIMIT 20')).rows.map((x) => x.id);
-    await seedScriptArea(q, rng, 'text', DATASET_NAMES, assistants, codes);
-    await seedScriptArea(q, rng, 'text_rating', RATING_NAMES, assistants, codes);
+    // the shops with the most chat knowledge first (the first one's policies make the gold sets)
+    const shops = (
+      await q.query<{ id: number }>(
+        `SELECT shop_id AS id FROM policy WHERE status = 1 AND channel = 'chat' GROUP BY shop_id ORDER BY count(*) DESC, shop_id LIMIT 5`,
+      )
+    ).rows.map((x) => Number(x.id));
+    await seedScriptArea(q, rng, 'text', DATASET_NAMES, assistants, shops, plan);
+    await seedScriptArea(q, rng, 'text_rating', RATING_NAMES, assistants, shops, plan);
     await seedLabTrain(q, rng);
     await seedLabContent(q, rng);
     await seedLabAccounts(q, rng);
   });
+  await seedResults(db, plan);
 }

@@ -1,13 +1,25 @@
 import type { Db, Queryable } from '../db.js';
+import { answerQuestion } from '../../ai/answer.js';
 import { insertMany } from './insert.js';
+import { CHAT_QUESTIONS, type Lang } from './knowledge.js';
 import { DEMO_NOW, Rng, daysAgo } from './random.js';
 import { FIRST, LAST, POLICY_TOPICS, PRODUCTS } from './words.js';
 
+interface SessionShop {
+  id: number;
+  name: string;
+  type: number;
+}
+const langOf = (shop: SessionShop): Lang => (shop.type === 2 ? 'zh' : 'en');
+
+/** The built-in responder's answer from the shop's own knowledge, and the policy it cited. */
+async function aiReply(q: Queryable, shop: SessionShop, question: string, channel: 'chat' | 'email'): Promise<{ text: string; policyId: number | null }> {
+  const a = await answerQuestion(q, { question, shopId: shop.id, channel });
+  const cited = a.citations.find((c) => c.source_type === 'policy');
+  return { text: a.text, policyId: cited?.source_id ?? null };
+}
+
 const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'] as const;
-const QUESTIONS = [
-  'Where is my order?', 'Can I return these shoes?', 'Do you ship to Canada?', 'My package arrived damaged',
-  'What size should I take?', 'How long does shipping take?', 'Is this product in stock?', 'Can I change my address?',
-];
 const FEEDBACK_STATUS = ['pending', 'processing', 'processed', 'no_need', 'auto_processing', 'auto_pending_confirm', 'auto_deleted', 'incomplete'];
 
 /**
@@ -17,7 +29,10 @@ const FEEDBACK_STATUS = ['pending', 'processing', 'processed', 'no_need', 'auto_
 export async function seedSessions(db: Db): Promise<void> {
   const have = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM chat_session LIMIT 1) x`);
   if (have.rows[0].n > 0) return;
-  const shopsR = await db.query<{ id: number; name: string }>(`SELECT id, name FROM shop ORDER BY id LIMIT 40`);
+  // shops with knowledge first: their AI replies come from their own policies
+  const shopsR = await db.query<SessionShop>(
+    `SELECT id, name, type FROM shop s ORDER BY NOT EXISTS (SELECT 1 FROM policy p WHERE p.shop_id = s.id AND p.status = 1), id LIMIT 40`,
+  );
   const shops = shopsR.rows;
   if (!shops.length) return;
   const rng = new Rng(6006);
@@ -35,54 +50,58 @@ export async function seedSessions(db: Db): Promise<void> {
 const name = (rng: Rng) => `${rng.pick(FIRST)} ${rng.pick(LAST)}`;
 const emailOf = (n: string) => `${n.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`;
 
-async function seedChats(q: Queryable, rng: Rng, shops: Array<{ id: number; name: string }>) {
+async function seedChats(q: Queryable, rng: Rng, shops: SessionShop[]) {
   for (let i = 0; i < 60; i++) {
     const shop = shops[i % shops.length];
+    const zh = langOf(shop) === 'zh';
     const cust = name(rng);
     const start = daysAgo(rng, 60);
-    const question = rng.pick(QUESTIONS);
-    const [topic, answer] = rng.pick(POLICY_TOPICS);
+    const question = rng.pick(CHAT_QUESTIONS[langOf(shop)])[1];
+    rng.pick(POLICY_TOPICS); // (the draw the old fixed answers took: keeps the rest of the data in place)
     const product = rng.pick(PRODUCTS);
-    const msgs: Array<[number, string, string]> = [
-      [5, 'system', `${cust} entered the chat`],
-      [6, 'AI', `Hi ${cust.split(' ')[0]}, welcome to ${shop.name}! How can I help?`],
-      [1, cust, question],
-      [2, 'AI', `${topic}: ${answer}`],
+    const reply = await aiReply(q, shop, question, 'chat');
+    const msgs: Array<[number, string, string, number | null]> = [
+      [5, 'system', `${cust} entered the chat`, null],
+      [6, 'AI', zh ? `您好，欢迎光临${shop.name}！请问有什么可以帮您？` : `Hi ${cust.split(' ')[0]}, welcome to ${shop.name}! How can I help?`, null],
+      [1, cust, question, null],
+      [2, 'AI', reply.text, reply.policyId],
     ];
-    if (rng.chance(0.5)) msgs.push([9, cust, 'Clicked "Track order"'], [3, 'system', `Order #${1000 + i} — shipped, in transit`]);
-    if (rng.chance(0.4)) msgs.push([11, 'AI', `You may also like: ${product}`]);
-    if (rng.chance(0.35)) msgs.push([1, cust, 'Can I talk to a person?'], [4, 'Agent Lisa', 'Hi, this is Lisa. I can help you with that.']);
-    if (rng.chance(0.2)) msgs.push([12, 'AI', 'Leave your email and we will reply to your ticket.'], [7, 'Support', 'Your ticket has been answered by email.']);
-    msgs.push([8, 'system', 'Conversation ended']);
+    if (rng.chance(0.5)) msgs.push([9, cust, 'Clicked "Track order"', null], [3, 'system', `Order #${1000 + i} — shipped, in transit`, null]);
+    if (rng.chance(0.4)) msgs.push([11, 'AI', `You may also like: ${product}`, null]);
+    if (rng.chance(0.35)) msgs.push([1, cust, 'Can I talk to a person?', null], [4, 'Agent Lisa', 'Hi, this is Lisa. I can help you with that.', null]);
+    if (rng.chance(0.2)) msgs.push([12, 'AI', 'Leave your email and we will reply to your ticket.', null], [7, 'Support', 'Your ticket has been answered by email.', null]);
+    msgs.push([8, 'system', 'Conversation ended', null]);
     const ended = rng.chance(0.85) ? new Date(start.getTime() + msgs.length * 45000) : null;
     const s = await q.query<{ id: number }>(
       `INSERT INTO chat_session (shop_id, customer_name, customer_email, channel, country_code, message_count, last_message, started_at, ended_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [shop.id, cust, emailOf(cust), rng.pick(CHANNELS), rng.pick(['US', 'GB', 'DE', 'CA', 'FR']), msgs.length, question, start, ended],
     );
-    await insertMany(q, 'chat_message', ['session_id', 'msg_type', 'sender', 'content', 'sent_at'],
-      msgs.map(([type, sender, content], k) => [s.rows[0].id, type, sender, content, new Date(start.getTime() + k * 45000)]));
+    await insertMany(q, 'chat_message', ['session_id', 'msg_type', 'sender', 'content', 'policy_id', 'sent_at'],
+      msgs.map(([type, sender, content, policyId], k) => [s.rows[0].id, type, sender, content, policyId, new Date(start.getTime() + k * 45000)]));
     if (i % 4 === 0) {
       await q.query(
         `INSERT INTO session_mark (session_id, mark_type, is_correct, question, answer, remark, marked_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [s.rows[0].id, rng.pick(['accuracy', 'tone', 'policy']), rng.chance(0.6), question, `${topic}: ${answer}`, '', 'admin@example.com', start],
+        [s.rows[0].id, rng.pick(['accuracy', 'tone', 'policy']), rng.chance(0.6), question, reply.text, '', 'admin@example.com', start],
       );
     }
   }
 }
 
-async function seedMails(q: Queryable, rng: Rng, shops: Array<{ id: number; name: string }>) {
+async function seedMails(q: Queryable, rng: Rng, shops: SessionShop[]) {
   for (let i = 0; i < 40; i++) {
     const shop = shops[(i * 3) % shops.length];
     const cust = name(rng);
     const cemail = emailOf(cust);
     const shopMail = `support@${shop.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.com`;
-    const subject = rng.pick(QUESTIONS);
+    const zh = langOf(shop) === 'zh';
+    const subject = rng.pick(CHAT_QUESTIONS[langOf(shop)])[1];
     const start = daysAgo(rng, 60);
-    const [topic, answer] = rng.pick(POLICY_TOPICS);
+    rng.pick(POLICY_TOPICS);
+    const reply = await aiReply(q, shop, subject, 'email');
     const mails: Array<[number, string, string, string, number]> = [
-      [1, cemail, shopMail, `Hello, ${subject} Thanks, ${cust}`, 0],
-      [rng.pick([2, 3, 4]), shopMail, cemail, `Dear ${cust.split(' ')[0]},\n\n${topic}: ${answer}\n\nBest regards`, 1],
+      [1, cemail, shopMail, zh ? `您好，${subject} 谢谢！${cust}` : `Hello, ${subject} Thanks, ${cust}`, 0],
+      [rng.pick([2, 3, 4]), shopMail, cemail, zh ? `${cust}，您好：\n\n${reply.text}\n\n祝好` : `Dear ${cust.split(' ')[0]},\n\n${reply.text}\n\nBest regards`, 1],
     ];
     if (rng.chance(0.4)) mails.push([1, cemail, shopMail, 'Thank you, that helps!', 0]);
     if (rng.chance(0.2)) mails.push([6, shopMail, 'ops@example.com', 'Forwarding for review.', 0]);
@@ -97,15 +116,16 @@ async function seedMails(q: Queryable, rng: Rng, shops: Array<{ id: number; name
   }
 }
 
-async function seedVoice(q: Queryable, rng: Rng, shops: Array<{ id: number; name: string }>) {
+async function seedVoice(q: Queryable, rng: Rng, shops: SessionShop[]) {
   for (let i = 0; i < 30; i++) {
     const shop = shops[(i * 5) % shops.length];
-    const [topic, answer] = rng.pick(POLICY_TOPICS);
-    const question = rng.pick(QUESTIONS);
+    rng.pick(POLICY_TOPICS);
+    const question = rng.pick(CHAT_QUESTIONS[langOf(shop)])[1];
+    const reply = await aiReply(q, shop, question, 'chat');
     const lines: Array<[string, string]> = [
-      ['ai', `Thank you for calling ${shop.name}. How can I help you today?`],
+      ['ai', langOf(shop) === 'zh' ? `您好，这里是${shop.name}，请问有什么可以帮您？` : `Thank you for calling ${shop.name}. How can I help you today?`],
       ['customer', question],
-      ['ai', `${topic}: ${answer}`],
+      ['ai', reply.text],
       ['customer', rng.pick(['Great, thanks.', 'Can I speak to someone?', 'OK, bye.'])],
     ];
     if (lines[3][1].startsWith('Can')) lines.push(['agent', 'Hello, this is Mark from support.']);
@@ -125,7 +145,7 @@ async function seedFeedback(q: Queryable, rng: Rng) {
     const hs = i % 4;
     return [m.id, m.session_id, null, rng.pick(['wrong_answer', 'incomplete', 'tone', 'other']), rng.pick(['The AI gave the wrong return window.', 'Answer missing the tracking link.', 'Reply was too formal.', 'Customer asked about size but got shipping info.']),
       rng.pick(['shop', 'global']), rng.pick(['shopify', 'shopline', 'douyin']), rng.pick(['US', 'GB', 'DE']), `seat-${1 + (i % 5)}`, emailOf(name(rng)), daysAgo(rng, 30),
-      FEEDBACK_STATUS[i % FEEDBACK_STATUS.length], hs, hs ? 'admin@example.com' : '', hs === 2 ? 'Policy updated.' : '', '', i % 3 === 0 ? 'https://picsum.photos/seed/fb' + i + '/200/120' : ''];
+      FEEDBACK_STATUS[i % FEEDBACK_STATUS.length], hs, hs ? 'admin@example.com' : '', hs === 2 ? 'Policy updated.' : '', '', i % 3 === 0 ? '/demo/feedback-screenshot.svg' : ''];
   });
   await insertMany(q, 'feedback', ['message_id', 'session_id', 'policy_id', 'question_type', 'description', 'scope', 'platform', 'country_code', 'seat', 'email', 'feedback_at', 'status', 'handle_status', 'handler', 'annotation', 'remark', 'image'], rows);
 }
@@ -145,14 +165,17 @@ async function seedCategories(q: Queryable, shops: Array<{ id: number }>) {
 
 async function seedConfig(q: Queryable, rng: Rng, shops: Array<{ id: number }>) {
   const servers = await insertMany(q, 'config_model_server', ['name', 'provider', 'endpoint', 'model', 'timeout_ms', 'max_concurrency', 'enabled'], [
-    ['primary-gpt', 'openai', 'https://llm-gateway.internal/v1', 'gpt-4o-mini', 30000, 50, true],
-    ['backup-claude', 'anthropic', 'https://llm-gateway.internal/v1', 'claude-3-haiku', 30000, 20, true],
-    ['local-qwen', 'self-hosted', 'http://10.0.0.12:8000/v1', 'qwen2.5-7b-instruct', 60000, 8, false],
+    // examples of how servers are filled in, seeded switched off: their addresses lead nowhere on a
+    // fresh machine, so answers come from the built-in responder until an operator connects one
+    ['example-hosted (not connected)', 'openai', 'https://llm-gateway.example.com/v1', 'gpt-4o-mini', 30000, 50, false],
+    ['example-backup (not connected)', 'anthropic', 'https://llm-gateway.example.com/v1', 'claude-3-haiku', 30000, 20, false],
+    ['example-vllm (not connected)', 'self-hosted', 'http://127.0.0.1:8000/v1', 'qwen2.5-7b-instruct', 60000, 8, false],
   ]);
   const strategies = await insertMany(q, 'config_model_strategy', ['name', 'shop_id', 'scene', 'model_server_id', 'temperature', 'max_tokens', 'enabled'], [
-    ['default-chat', null, 'chat', servers[0], 0.3, 1024, true],
-    ['default-email', null, 'email', servers[1], 0.2, 2048, true],
-    ['vip-chat', shops[0].id, 'chat', servers[1], 0.5, 1024, true],
+    // off like the servers they name (an enabled strategy over no enabled server answers with the fallback reply)
+    ['default-chat', null, 'chat', servers[0], 0.3, 1024, false],
+    ['default-email', null, 'email', servers[1], 0.2, 2048, false],
+    ['vip-chat', shops[0].id, 'chat', servers[1], 0.5, 1024, false],
   ]);
   await insertMany(q, 'config_fallback', ['shop_id', 'channel', 'reply', 'enabled'], [
     [null, 'chat', 'Sorry, I could not find an answer. A colleague will get back to you shortly.', true],
@@ -172,8 +195,9 @@ async function seedConfig(q: Queryable, rng: Rng, shops: Array<{ id: number }>) 
 
 async function seedTools(q: Queryable, rng: Rng, shops: Array<{ id: number; name: string }>) {
   await insertMany(q, 'image_extraction', ['shop_id', 'title', 'image_url', 'extracted_text', 'extra_info', 'created_at'],
-    Array.from({ length: 12 }, (_, i) => [shops[i % shops.length].id, `${rng.pick(PRODUCTS)} size chart`, `https://picsum.photos/seed/img${i}/400/300`,
-      'S: 36-38 / M: 39-41 / L: 42-44', 'Extra info (simulated): a size chart with three sizes.', new Date(DEMO_NOW - i * 86400000)]));
+    Array.from({ length: 12 }, (_, i) => [shops[i % shops.length].id, `${rng.pick(PRODUCTS)} size chart`, `/demo/size-chart-${(i % 3) + 1}.svg`,
+      // the size table as an operator typed it; no 'extra info': nothing here was extracted by a model
+      'S: 36-38 / M: 39-41 / L: 42-44', '', new Date(DEMO_NOW - i * 86400000)]));
   const files: Array<[string, string, string]> = [
     ['return-policy.txt', 'text/plain', 'Items can be returned within 30 days.'],
     ['faq.csv', 'text/csv', 'question,answer\nDo you ship abroad?,Yes\n'],

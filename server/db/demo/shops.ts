@@ -1,5 +1,6 @@
 import type { Queryable } from '../db.js';
 import { insertMany, insertRows } from './insert.js';
+import { productDescOf, productPolicyOf, profileOf } from './knowledge.js';
 import { daysAgo, DEMO_NOW, type Rng } from './random.js';
 import { BRAND_A, BRAND_B, CITIES, CN_NAMES, CN_PRODUCTS, CN_SHOP_A, CN_SHOP_B, COUNTRIES, FIRST, LAST, PRODUCTS, slug } from './words.js';
 
@@ -122,14 +123,14 @@ export async function seedProducts(db: Queryable, rng: Rng, shops: ShopInfo[]) {
       const n = rng.int(0, 4);
       for (let k = 0; k < n; k++) {
         const title = rng.pick(CN_PRODUCTS);
-        dy.push([s.id, `${rng.int(3000000000, 3999999999)}${k}`, title, rng.int(19, 899) + 0.9, `${title}：支持7天无理由退货，质量问题48小时内换新。`, rng.chance(0.2) ? '需要人工复核' : '', rng.chance(0.9) ? 1 : 0]);
+        dy.push([s.id, `${rng.int(3000000000, 3999999999)}${k}`, title, rng.int(19, 899) + 0.9, productPolicyOf(profileOf(s), title), rng.chance(0.2) ? '需要人工复核' : '', rng.chance(0.9) ? 1 : 0]);
       }
     } else if (rng.chance(0.35)) {
       const n = rng.int(1, 3);
       for (let k = 0; k < n; k++) {
         const title = rng.pick(PRODUCTS);
         const status = rng.weighted([[2, 6], [0, 2], [1, 1], [3, 1]] as const);
-        desc.push([s.id, String(rng.int(7000000000, 7999999999)), title, `<p>${title} — crafted for everyday use.</p>`, status === 2 ? `${title}: durable, lightweight, ships in 1–2 days; 30-day returns.` : '', status]);
+        desc.push([s.id, String(rng.int(7000000000, 7999999999)), title, `<p>${title} — crafted for everyday use.</p>`, status === 2 ? productDescOf(profileOf(s), title) : '', status]);
       }
     }
   }

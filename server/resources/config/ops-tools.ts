@@ -1,5 +1,5 @@
 import type { MultipartFile } from '@fastify/multipart';
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import type { RouteContext } from '../../http/route.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
@@ -8,6 +8,8 @@ import { check } from '../engine/validate.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
+
+const PICTURE_ANALYZE = 'intelligent_text.text.learn.picture_analyze';
 
 export const FILE_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -24,7 +26,8 @@ export const imageExtraction: ResourceDef = {
     shop_id: F.shopId(),
     shop_name: F.shopName(),
     title: F.str(200, { required: true }, 1),
-    image_url: { ...F.url(), required: true, schema: { type: 'string', maxLength: 500, pattern: '^https?://\\S+$' } },
+    // an http(s) address, or a path on the console itself (the page's CSP shows only same-origin images)
+    image_url: { ...F.url(), required: true, schema: { type: 'string', maxLength: 500, pattern: '^(https?://|/)\\S+$' } },
     extracted_text: F.text(20000, { detailOnly: true }),
     extra_info: F.text(20000, { detailOnly: true }),
     remark: F.str(1000),
@@ -32,8 +35,9 @@ export const imageExtraction: ResourceDef = {
     updated_at: F.updatedAt(),
   },
   operations: {
-    list: { permission: SK.imageExtraction },
-    detail: { permission: SK.imageExtraction },
+    // also read by learn/pictureAnalyze (the analysed images and their results)
+    list: { permission: [SK.imageExtraction, PICTURE_ANALYZE] },
+    detail: { permission: [SK.imageExtraction, PICTURE_ANALYZE] },
     create: { permission: SK.imageExtractionAdd },
     update: { permission: SK.imageExtraction },
     delete: { permission: SK.imageExtraction },

@@ -56,14 +56,14 @@ const importRoute: RouteDef = {
   handler: async (ctx) => {
     const { file, fields } = await readUpload(ctx);
     const form = check<{ shop_id: number }>(FIELDS, fields);
-    const rows = await readSheet(file.name, file.data);
-    if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows' }]);
-    if (rows.length > POLICY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${POLICY_IMPORT_MAX_ROWS} rows per file` }]);
+    const rows = await readSheet(file.name, file.data, POLICY_IMPORT_MAX_ROWS);
+    if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
+    if (rows.length > POLICY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${POLICY_IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${POLICY_IMPORT_MAX_ROWS} 行` }]);
     const cols = Object.keys(rows[0]);
     const missing = ['title', 'content'].filter((c) => !cols.includes(c));
-    if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')}` }]);
+    if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}` }]);
     const unknown = cols.filter((c) => !KNOWN.includes(c));
-    if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')}` }]);
+    if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}` }]);
     await mustExist(ctx.db, 'shop', form.shop_id, 'shop_id');
     const result = await inRawTx(ctx, async (tx) => {
       const failed: Array<{ row: number; reason: string }> = [];

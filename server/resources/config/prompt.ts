@@ -1,11 +1,17 @@
+import { PassThrough } from 'node:stream';
+import { answerQuestion, type AnswerInput, type AnswerResult } from '../../ai/answer.js';
+import { listModelServers } from '../../ai/gateway/index.js';
+import { AppError, invalid } from '../../http/errors.js';
 import type { RouteDef } from '../../http/route.js';
-import { invalid } from '../../http/errors.js';
+import { Code } from '../../../src/contract/codes.js';
+import { CHANNELS } from '../enums.js';
 import { F } from '../engine/fields.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
+import { check } from '../engine/validate.js';
 import { SK } from '../sessions/keys.js';
 
-/** learn/promptManagement: prompt templates (`{{shop}}`, `{{policies}}`, `{{question}}` placeholders). */
+/** learn/promptManagement: prompt templates (`{{shop}}`, `{{policies}}`, `{{question}}` placeholders) and the model server they are meant for. */
 export const prompt: ResourceDef = {
   name: 'prompt',
   table: 'prompt',
@@ -17,6 +23,14 @@ export const prompt: ResourceDef = {
     name: F.str(100, { required: true, sort: true }, 1),
     scene: F.str(50),
     content: F.text(20000, { required: true }),
+    /** none: the built-in responder */
+    model_server_id: { schema: ID, nullable: true, filter: 'eq' },
+    model_server_name: {
+      schema: { type: 'string' },
+      nullable: true,
+      virtual: true,
+      select: '(SELECT m.name FROM config_model_server m WHERE m.id = t.model_server_id)',
+    },
     remark: F.str(500),
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
@@ -28,76 +42,142 @@ export const prompt: ResourceDef = {
     update: { permission: SK.prompt },
     delete: { permission: SK.prompt },
   },
+  validate: async (v, ctx) => {
+    if (v.model_server_id === undefined || v.model_server_id === null) return;
+    const r = await ctx.db.query(`SELECT 1 FROM config_model_server WHERE id = $1`, [v.model_server_id]);
+    if (!r.rows.length) throw invalid([{ field: 'model_server_id', message: `${String(v.model_server_id)} does not exist / 模型服务不存在` }]);
+  },
 };
 
-export interface PlaygroundInput {
-  prompt_id: number;
-  model_server_id: number;
-  shop_id: number;
-  message: string;
-}
-
-const words = (s: string) => new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
-
-/**
- * `playground/run`: NO model is called. The reply is a deterministic simulation: the prompt is
- * filled in (shop name, the shop's policies, the question), the policies are ranked by the words
- * they share with the question, and the reply quotes the best one (or says none matched).
- */
-export const playgroundRoute: RouteDef = {
-  method: 'POST',
-  path: 'playground/run',
+/** What the playground's pickers offer (one call; the playground key may not read the assistant pages). */
+export const playgroundOptionsRoute: RouteDef = {
+  method: 'GET',
+  path: 'prompt/playground-options',
   access: { permission: SK.playground },
-  summary: 'Simulated reply (no real model): the prompt filled with the shop policies and the question',
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['prompt_id', 'model_server_id', 'shop_id', 'message'],
-    properties: { prompt_id: ID, model_server_id: ID, shop_id: ID, message: { type: 'string', minLength: 1, maxLength: 2000 } },
-  },
+  summary: 'Assistants, prompts and enabled model servers (id and name) for the playground',
+  query: { type: 'object', additionalProperties: false, properties: {} },
   reply: {
     type: 'object',
     properties: {
-      simulated: { type: 'boolean' },
-      reply: { type: 'string' },
-      rendered_prompt: { type: 'string' },
-      model: { type: 'string' },
-      matched_policies: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, score: { type: 'integer' } } } },
+      assistants: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, shop_id: { type: ['integer', 'null'] }, channel: { type: 'string' }, model_server_id: { type: ['integer', 'null'] } } },
+      },
+      prompts: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model_server_id: { type: ['integer', 'null'] } } } },
+      model_servers: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
     },
   },
+  handler: async ({ db }) => {
+    const assistants = await db.query(`SELECT id, name, shop_id, channel, model_server_id FROM chat_assistant WHERE status = 1 ORDER BY id DESC LIMIT 500`);
+    const prompts = await db.query(`SELECT id, name, model_server_id FROM prompt ORDER BY id DESC LIMIT 500`);
+    const servers = await listModelServers(db, { enabledOnly: true });
+    return { assistants: assistants.rows, prompts: prompts.rows, model_servers: servers.map((s) => ({ id: s.id, name: `${s.name} (${s.model})` })) };
+  },
+};
+
+export interface PlaygroundInput {
+  shop_id: number;
+  message: string;
+  assistant_id?: number | null;
+  prompt_id?: number | null;
+  /** none: the built-in responder */
+  model_server_id?: number | null;
+  channel?: 'chat' | 'email';
+}
+
+const NULL_ID = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 };
+export const PLAYGROUND_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['shop_id', 'message'],
+  properties: {
+    shop_id: ID,
+    message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
+    assistant_id: NULL_ID,
+    prompt_id: NULL_ID,
+    model_server_id: NULL_ID,
+    channel: { type: 'string', enum: [...CHANNELS], default: 'chat' },
+  },
+};
+
+/** `event: name` + `data: json` (one SSE message). */
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** The `done` event: the answer, who gave it, what it cited, what it cost. */
+export function doneEvent(r: AnswerResult) {
+  return {
+    text: r.text,
+    responder: r.responder,
+    model: r.model,
+    citations: r.citations,
+    latency_ms: r.latencyMs,
+    tokens: r.tokens,
+    /** why a model was asked for and another answer came (every model failed, a fallback reply) */
+    note: (r as AnswerResult & { note?: string }).note ?? '',
+  };
+}
+
+/**
+ * `POST prompt/playground-stream`: the playground's answer as Server-Sent Events over the POST
+ * reply (the client reads it with fetch): `start` {responder}, `delta` {text} as the model
+ * streams (the built-in responder sends its answer as one delta), then `done` {text, responder,
+ * model, citations, latency_ms, tokens, note} or `error` {code, msg}. Refused input is a normal JSON
+ * envelope (40001) before any event. Closing the connection cancels the model call.
+ */
+export const playgroundRoute: RouteDef = {
+  method: 'POST',
+  path: 'prompt/playground-stream',
+  access: { permission: SK.playground },
+  summary: 'Playground answer, streamed (text/event-stream: start, delta…, done | error)',
+  body: PLAYGROUND_BODY,
+  raw: 'stream',
   handler: async (ctx) => {
-    const b = ctx.body as PlaygroundInput;
-    const one = async <T>(sql: string, id: number, field: string): Promise<T> => {
-      const r = await ctx.db.query<T & object>(sql, [id]);
-      if (!r.rows[0]) throw invalid([{ field, message: `${id} does not exist` }]);
+    const b = check<PlaygroundInput>(PLAYGROUND_BODY, { ...((ctx.req.body as object) ?? {}) });
+    const exists = async (table: string, id: number | null | undefined, field: string) => {
+      if (!id) return null;
+      const r = await ctx.db.query<{ content?: string; enabled?: boolean }>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+      if (!r.rows[0]) throw invalid([{ field, message: `${id} does not exist / 不存在` }]);
       return r.rows[0];
     };
-    const p = await one<{ content: string }>(`SELECT content FROM prompt WHERE id = $1`, b.prompt_id, 'prompt_id');
-    const m = await one<{ name: string; model: string }>(`SELECT name, model FROM config_model_server WHERE id = $1`, b.model_server_id, 'model_server_id');
-    const s = await one<{ name: string }>(`SELECT name FROM shop WHERE id = $1`, b.shop_id, 'shop_id');
-    const pol = await ctx.db.query<{ id: number; title: string; content: string }>(
-      `SELECT id, title, content FROM policy WHERE shop_id = $1 AND status = 1 ORDER BY id LIMIT 200`,
-      [b.shop_id],
-    );
-    const q = words(b.message);
-    const ranked = pol.rows
-      .map((x) => ({ ...x, score: [...words(`${x.title} ${x.content}`)].filter((w) => q.has(w)).length }))
-      .sort((a, z) => z.score - a.score || a.id - z.id);
-    const policiesText = pol.rows.map((x) => `- ${x.title}: ${x.content}`).join('\n') || '(none)';
-    const rendered = p.content
-      .replaceAll('{{shop}}', s.name)
-      .replaceAll('{{policies}}', policiesText)
-      .replaceAll('{{question}}', b.message);
-    const best = ranked.find((x) => x.score > 0);
-    const reply = best
-      ? `[SIMULATION · ${m.model}] ${s.name}: ${best.title} — ${best.content}`
-      : `[SIMULATION · ${m.model}] ${s.name}: no policy matches "${b.message.slice(0, 80)}"; the fallback reply would be sent.`;
-    return {
-      simulated: true,
-      reply,
-      rendered_prompt: rendered,
-      model: `${m.name} (${m.model})`,
-      matched_policies: ranked.filter((x) => x.score > 0).slice(0, 5).map(({ id, title, score }) => ({ id, title, score })),
+    await exists('shop', b.shop_id, 'shop_id');
+    await exists('chat_assistant', b.assistant_id, 'assistant_id');
+    const p = await exists('prompt', b.prompt_id, 'prompt_id');
+    const server = await exists('config_model_server', b.model_server_id, 'model_server_id');
+    if (server && !server.enabled) throw invalid([{ field: 'model_server_id', message: 'this model server is disabled / 该模型服务已停用' }]);
+
+    const out = new PassThrough();
+    const abort = new AbortController();
+    ctx.reply.raw.on('close', () => {
+      if (!ctx.reply.raw.writableFinished) abort.abort();
+    });
+    ctx.reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache, no-transform').header('x-accel-buffering', 'no');
+    ctx.reply.send(out);
+    out.write(sse('start', { responder: b.model_server_id ? 'model' : 'builtin' }));
+    let streamed = false;
+    const input: AnswerInput & { onDelta(text: string): void } = {
+      question: b.message,
+      shopId: b.shop_id,
+      assistantId: b.assistant_id ?? null,
+      prompt: p?.content ?? null,
+      modelServerId: b.model_server_id ?? null,
+      channel: b.channel ?? 'chat',
+      signal: abort.signal,
+      // answer.ts hands it to the gateway (chat with stream: true) when a model answers
+      onDelta: (text) => {
+        streamed = true;
+        out.write(sse('delta', { text }));
+      },
     };
+    try {
+      const r = await answerQuestion(ctx.db, input);
+      if (!streamed && r.text) out.write(sse('delta', { text: r.text }));
+      out.write(sse('done', doneEvent(r)));
+    } catch (e) {
+      const err = e instanceof AppError ? { code: e.code, msg: e.message } : { code: Code.INTERNAL, msg: 'the answer failed / 回答失败' };
+      if (!(e instanceof AppError)) ctx.req.log.error({ err: { message: (e as Error).message, stack: (e as Error).stack } }, 'playground answer failed');
+      out.write(sse('error', err));
+    } finally {
+      out.end();
+    }
   },
 };

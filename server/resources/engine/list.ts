@@ -42,6 +42,11 @@ export function toPrefixQuery(keyword: string): string | null {
 }
 
 const column = (def: ResourceDef, name: string) => `t.${def.fields[name]?.column ?? name}`;
+/** what a list sorts by: the column, or for a virtual field (no column) its expression over `t` */
+const sortExpr = (def: ResourceDef, name: string) => {
+  const f = def.fields[name];
+  return f?.virtual && f.select ? `(${f.select})` : column(def, name);
+};
 
 /** What a list needs of a declaration, worked out once per declaration (they never change). */
 interface Plan {
@@ -161,7 +166,7 @@ export async function listRows(
   const order = query.sort_order === 'asc' || query.sort_order === 'desc' ? query.sort_order : def.defaultSort.order;
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   // id as the tie-breaker keeps pages stable
-  const orderBy = sortField === 'id' ? `t.id ${dir}` : `${column(def, sortField)} ${dir}, t.id ${dir}`;
+  const orderBy = sortField === 'id' ? `t.id ${dir}` : `${sortExpr(def, sortField)} ${dir}, t.id ${dir}`;
   const limit = `LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   // Computed columns (sub-selects) are evaluated for the page's rows only: the inner query
   // finds the page's ids (through an index, skipping OFFSET rows cheaply), the outer one reads

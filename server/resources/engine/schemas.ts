@@ -1,11 +1,12 @@
 import type { JsonSchema } from '../../http/route.js';
 import type { FieldDef, ResourceDef } from './types.js';
 
-/** A date or date-time as a date picker sends it (`2026-01-31`, `2026-01-31 08:00:00`, ISO 8601). */
+/** A date or date-time as a date picker sends it (`2026-01-31`, `2026-01-31 08:00:00`, ISO 8601), and a real one. */
 export const DATE_PARAM: JsonSchema = {
   type: 'string',
   maxLength: 40,
-  pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+  // the shape, and a real calendar date (server/plugins/calendar.ts: 2026-02-30 is refused)
+  format: 'calendar-date',
 };
 
 export const ID: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };

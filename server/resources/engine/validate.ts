@@ -2,9 +2,14 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
+import { isCalendarDate } from '../../plugins/calendar.js';
+import { ajvMessage } from '../../plugins/errors.js';
 
 /** Validation for raw routes (multipart, streamed), which the registration does not validate. */
-const ajv = addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: true }));
+const ajv = addFormats(new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: true })).addFormat(
+  'calendar-date',
+  isCalendarDate,
+);
 const cache = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
 
 export function fieldOf(e: ErrorObject): string {
@@ -18,6 +23,6 @@ export function fieldOf(e: ErrorObject): string {
 export function check<T>(schema: JsonSchema, value: unknown): T {
   let fn = cache.get(schema);
   if (!fn) cache.set(schema, (fn = ajv.compile(schema)));
-  if (!fn(value)) throw invalid((fn.errors ?? []).map((e) => ({ field: fieldOf(e), message: e.message ?? 'invalid' })));
+  if (!fn(value)) throw invalid((fn.errors ?? []).map((e) => ({ field: fieldOf(e), message: ajvMessage(e) })));
   return value as T;
 }

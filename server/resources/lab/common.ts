@@ -54,11 +54,12 @@ export async function transition(
   return updateRow(def, ctx, id, {}, before, action);
 }
 
-/** `POST <name>/start|pause|stop` routes. */
+/** `POST <name>/start|pause|stop` routes; `after` runs in the same transaction (e.g. enqueue the run). */
 export function statusRoutes(
   def: ResourceDef,
   permission: Permission,
   extraSets: (to: TaskStatus, before: Row) => string[] = () => [],
+  after?: (ctx: RouteContext, id: number, to: TaskStatus) => Promise<void>,
 ): RouteDef[] {
   return (['start', 'pause', 'stop'] as const).map((action) => ({
     method: 'POST' as const,
@@ -69,7 +70,12 @@ export function statusRoutes(
     get reply() {
       return rowSchema(def);
     },
-    handler: (ctx) => transition(def, ctx as RouteContext, (ctx.body as { id: number }).id, action, extraSets),
+    handler: async (ctx) => {
+      const id = (ctx.body as { id: number }).id;
+      const row = await transition(def, ctx as RouteContext, id, action, extraSets);
+      await after?.(ctx as RouteContext, id, row.status as TaskStatus);
+      return row;
+    },
   }));
 }
 

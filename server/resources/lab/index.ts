@@ -4,10 +4,10 @@ import { labRole, labRoleAllRoute, labUser } from './lab-account.js';
 import { comment, conversation } from './lab-content.js';
 import { labDataset, trainTask } from './lab-train.js';
 import { exitCode, ratingDataset, textDataset } from './text-dataset.js';
-import { assistantOptionsRoute, ratingTask, testTask } from './text-task.js';
+import { assistantOptionsRoute, modelServerOptionsRoute, ratingTask, shopOptionsRoute, testTask } from './text-task.js';
 
-// the two pickers ride on their resources, so RESOURCES is the only list to join
-testTask.actions = [...(testTask.actions ?? []), assistantOptionsRoute];
+// the pickers ride on their resources, so RESOURCES is the only list to join
+testTask.actions = [...(testTask.actions ?? []), assistantOptionsRoute, modelServerOptionsRoute, shopOptionsRoute];
 labRole.actions = [...(labRole.actions ?? []), labRoleAllRoute];
 
 export const LAB_RESOURCES: ResourceDef[] = [

@@ -1,10 +1,11 @@
-/** Lab (panda_descendant) datasets and experiment (training) tasks. */
+/** Lab (panda_descendant) datasets and experiment (training) tasks; runs: train-job.ts. */
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { DATE_PARAM, ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { LK } from './keys.js';
+import { RUN_AREAS, startRun } from './run-start.js';
 import { TASK_MODES, TASK_STATUSES, canDelete, canEdit, initialStatus, type TaskMode, type TaskStatus } from './task-status.js';
 
 export const LAB_DATA_TYPES = ['dialogue', 'qa', 'classification', 'preference'] as const;
@@ -62,6 +63,8 @@ export const trainTask: ResourceDef = {
     scheduled_at: { schema: DATE_PARAM, nullable: true },
     status: F.enumOf(TASK_STATUSES, { serverSet: true }),
     progress: { schema: { type: 'integer' }, readOnly: true },
+    /** why the last run stopped (e.g. no trainer connected) */
+    run_error: { schema: { type: 'string' }, readOnly: true },
     remark: F.str(1000),
     started_at: F.dateTime({ nullable: true, serverSet: true }),
     finished_at: F.dateTime({ nullable: true, readOnly: true }),
@@ -87,10 +90,16 @@ export const trainTask: ResourceDef = {
       if (v.status === 'running') v.started_at = new Date().toISOString();
     }
   },
+  // runs are work-engine jobs (train-job.ts): an immediate task's run is enqueued with it
+  afterCreate: async (row, ctx) => {
+    if (row.status === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS.lab_train_task, Number(row.id), ctx.user?.id ?? null);
+  },
 };
 trainTask.actions = [
   guardedDelete(trainTask, LK.trainTask.edit, async (row) => {
     if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
   }),
-  ...statusRoutes(trainTask, LK.trainTask.edit, timestampSets),
+  ...statusRoutes(trainTask, LK.trainTask.edit, timestampSets, async (ctx, id, to) => {
+    if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS.lab_train_task, id, ctx.user?.id ?? null);
+  }),
 ];

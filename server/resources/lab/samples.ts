@@ -53,7 +53,7 @@ export function checkList(list: unknown[]): ParseResult {
   const samples: Sample[] = [];
   for (let i = 0; i < list.length; i++) {
     const s = toSample(list[i]);
-    if (typeof s === 'string') return { ok: false, message: `sample ${i + 1}: ${s}` };
+    if (typeof s === 'string') return { ok: false, message: `sample ${i + 1}: ${s} / 第 ${i + 1} 条样本格式错误` };
     samples.push(s);
   }
   return { ok: true, samples };

@@ -1,29 +1,30 @@
 /**
  * Test tasks and rating tasks (intelligent_text script management): a dataset run against a
- * chat assistant or a prompt. Status rules: task-status.ts; per-sample results in
- * `<task table>_result`, written by `advance` (the simulated runner, simulate.ts).
+ * chat assistant or a prompt, answered by the AI engine and scored (docs/modules/lab.md "Runs").
+ * Status rules: task-status.ts. Runs are work-engine jobs (run-job.ts): an immediate task starts
+ * when saved, a scheduled one at `scheduled_at` (run-ticker.ts), a manual one by `start`; the
+ * results are `<task table>_result` rows written by the run as it goes.
  */
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import type { RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
-import { mustFind, updateRow } from '../engine/routes.js';
 import { DATE_PARAM, ID, listQuerySchema, pageSchema, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import { guardedDelete, mustExistIn, statusRoutes, timestampSets, transition } from './common.js';
+import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
-import type { Sample } from './samples.js';
-import { simulate } from './simulate.js';
+import { compareRoute } from './run-compare.js';
+import { RUN_AREAS, startRun } from './run-start.js';
 import { TASK_MODES, TASK_STATUSES, canDelete, canEdit, initialStatus, type TaskMode, type TaskStatus } from './task-status.js';
-
-export const TASK_MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'qwen-max', 'doubao-pro'] as const;
 
 interface Area {
   name: string;
-  table: string;
+  table: 'text_task' | 'text_rating_task';
   datasetTable: string;
   keys: TaskKeys;
 }
+
+const serverName = (col: string) => `(SELECT m.name FROM config_model_server m WHERE m.id = t.${col})`;
 
 function taskResource(a: Area): ResourceDef {
   const k = a.keys;
@@ -42,14 +43,30 @@ function taskResource(a: Area): ResourceDef {
       assistant_id: { schema: ID, nullable: true, filter: 'eq' },
       assistant_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT c.name FROM chat_assistant c WHERE c.id = t.assistant_id)' },
       prompt: F.text(20000, { detailOnly: true }),
-      model: F.enumOf(TASK_MODELS),
+      /** the model server that answers (none: the built-in responder) */
+      model_server_id: { schema: ID, nullable: true, filter: 'eq' },
+      model_server_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: serverName('model_server_id') },
+      /** the model server that judges answers where the exit code needs a semantic score (none: similarity only) */
+      judge_model_server_id: { schema: ID, nullable: true },
+      judge_model_server_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: serverName('judge_model_server_id') },
+      /** whose knowledge answers (default: the assistant's shop) */
+      shop_id: { schema: ID, nullable: true, filter: 'eq' },
+      shop_name: F.shopName(),
+      /** pass mark of the semantic scores (similarity, judge), 0…1 */
+      pass_threshold: { schema: { type: 'number', minimum: 0, maximum: 1 }, select: 't.pass_threshold::float8' },
+      /** the model name of tasks made before model servers (read only) */
+      model: { schema: { type: 'string' }, readOnly: true },
       mode: F.enumOf(TASK_MODES),
       scheduled_at: { schema: DATE_PARAM, nullable: true },
       status: F.enumOf(TASK_STATUSES, { serverSet: true }),
       total: { schema: { type: 'integer' }, serverSet: true },
       done: { schema: { type: 'integer' }, readOnly: true },
       progress: { schema: { type: 'integer' }, virtual: true, select: 'CASE WHEN t.total > 0 THEN (t.done * 100 / t.total) ELSE 0 END' },
+      passed: { schema: { type: 'integer' }, readOnly: true },
+      pass_rate: { schema: { type: 'number' }, nullable: true, virtual: true, select: 'CASE WHEN t.done > 0 THEN round(t.passed * 100.0 / t.done, 1)::float8 END', sort: true },
       avg_score: { schema: { type: 'number' }, nullable: true, readOnly: true, select: 't.avg_score::float8', sort: true },
+      judge_tokens: { schema: { type: 'integer' }, readOnly: true },
+      run_error: { schema: { type: 'string' }, readOnly: true },
       remark: F.str(1000),
       started_at: F.dateTime({ nullable: true, serverSet: true }),
       finished_at: F.dateTime({ nullable: true, readOnly: true }),
@@ -68,6 +85,9 @@ function taskResource(a: Area): ResourceDef {
       }
       const ds = await mustExistIn(ctx, a.datasetTable, v.dataset_id, 'dataset_id');
       await mustExistIn(ctx, 'chat_assistant', v.assistant_id, 'assistant_id');
+      await mustExistIn(ctx, 'config_model_server', v.model_server_id, 'model_server_id');
+      await mustExistIn(ctx, 'config_model_server', v.judge_model_server_id, 'judge_model_server_id');
+      await mustExistIn(ctx, 'shop', v.shop_id, 'shop_id');
       const assistant = 'assistant_id' in v ? v.assistant_id : before?.assistant_id;
       const prompt = 'prompt' in v ? v.prompt : before?.prompt;
       if (!assistant && !(typeof prompt === 'string' && prompt.trim())) {
@@ -82,49 +102,9 @@ function taskResource(a: Area): ResourceDef {
         if (v.status === 'running') v.started_at = new Date().toISOString();
       }
     },
-  };
-}
-
-interface ExitCodeRow {
-  code: string;
-  need_semantics_score: number;
-}
-
-/** The simulated runner's step: results for the next `count` samples; the last one finishes the task. */
-function advanceRoute(def: ResourceDef, a: Area): RouteDef {
-  return {
-    method: 'POST',
-    path: `${a.name}/advance`,
-    access: { permission: a.keys.edit },
-    summary: 'Runner step: evaluate the next `count` samples of a running task (simulated model); the last sample finishes the task',
-    body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID, count: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } } },
-    get reply() {
-      return rowSchema(def);
-    },
-    handler: async (ctx) => {
-      const { id, count = 10 } = ctx.body as { id: number; count?: number };
-      const before = await mustFind(def, ctx as RouteContext, id);
-      if (before.status !== 'running') throw conflict(`only a running task advances (this one is ${String(before.status)}) / 只有进行中的任务可以执行`);
-      const ds = await ctx.db.query<{ samples: Sample[] }>(`SELECT samples FROM ${a.datasetTable} WHERE id = $1`, [before.dataset_id]);
-      const samples = ds.rows[0]?.samples ?? [];
-      const codes = (await ctx.db.query<ExitCodeRow>('SELECT code, need_semantics_score FROM text_exit_code ORDER BY id')).rows;
-      const from = Number(before.done);
-      const upto = Math.min(samples.length, from + count);
-      for (let i = from; i < upto; i++) {
-        const r = simulate(`${a.table}:${id}`, samples[i], codes);
-        await ctx.db.query(
-          `INSERT INTO ${a.table}_result (task_id, sample_index, input, expected, output, exit_code, score, passed, latency_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (task_id, sample_index) DO NOTHING`,
-          [id, i + 1, samples[i].input, samples[i].expected, r.output, r.exit_code, r.score, r.passed, r.latency_ms],
-        );
-      }
-      await ctx.db.query(
-        `UPDATE ${a.table} SET done = $2, total = $3, updated_at = now(),
-                avg_score = (SELECT round(avg(score), 2) FROM ${a.table}_result WHERE task_id = $1) WHERE id = $1`,
-        [id, upto, samples.length],
-      );
-      if (upto >= samples.length) return transition(def, ctx as RouteContext, id, 'finish', timestampSets);
-      return updateRow(def, ctx as RouteContext, id, {}, before, 'advance');
+    // an immediate task starts when saved: its run is enqueued in the create transaction
+    afterCreate: async (row, ctx) => {
+      if (row.status === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS[a.table], Number(row.id), ctx.user?.id ?? null);
     },
   };
 }
@@ -144,6 +124,23 @@ const resultDef = (a: Area): ResourceDef => ({
     exit_code: { schema: { type: 'string', maxLength: 60 }, nullable: true, filter: 'eq' },
     score: { schema: { type: 'number' }, nullable: true, select: 't.score::float8', filter: 'range', sort: true },
     passed: F.bool(),
+    /** every score of the cascade: [{ scorer, score 0…1 | null, passed, reason, tokens? }] */
+    scores: { schema: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+    /** the scores in one line for the table: "similarity 0.62 ✓ · judge –" */
+    score_detail: {
+      schema: { type: 'string' },
+      virtual: true,
+      select: `COALESCE((SELECT string_agg((e->>'scorer') || ' ' || COALESCE(round((e->>'score')::numeric, 2)::text, '–') ||
+                 CASE WHEN e->>'passed' = 'true' THEN ' ✓' WHEN e->>'passed' = 'false' THEN ' ✗' ELSE '' END, ' · ')
+                 FROM jsonb_array_elements(t.scores) e), '')`,
+    },
+    responder: { schema: { type: 'string' }, filter: 'eq' },
+    model: { schema: { type: 'string' } },
+    citations: { schema: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+    tokens_prompt: { schema: { type: 'integer' }, nullable: true },
+    tokens_completion: { schema: { type: 'integer' }, nullable: true },
+    judge_tokens: { schema: { type: 'integer' } },
+    error: { schema: { type: 'string' } },
     latency_ms: { schema: { type: 'integer' }, sort: true },
     created_at: F.createdAt(),
   },
@@ -158,7 +155,7 @@ function resultListRoute(a: Area): RouteDef {
     method: 'GET',
     path: `${a.name}/result/list`,
     access: { permission: [a.keys.result, a.keys.detail] },
-    summary: 'Per-sample results of a task (task_id required), with exit code and score',
+    summary: 'Per-sample results of a task (task_id required): answer, expected answer, exit code, each score with its scorer and reason, pass or fail, responder, tokens, citations',
     query: { ...query, required: ['task_id'] },
     reply: pageSchema(rowSchema(def, true)),
     handler: (ctx) => listRows(def, ctx.db, ctx.query as Record<string, unknown>),
@@ -171,9 +168,12 @@ function buildArea(a: Area): ResourceDef {
     guardedDelete(def, a.keys.edit, async (row) => {
       if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
     }),
-    ...statusRoutes(def, a.keys.edit, timestampSets),
-    advanceRoute(def, a),
+    // start (and resume) enqueues the run in the same transaction
+    ...statusRoutes(def, a.keys.edit, timestampSets, async (ctx, id, to) => {
+      if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS[a.table], id, ctx.user?.id ?? null);
+    }),
     resultListRoute(a),
+    compareRoute({ name: a.name, table: a.table, keys: a.keys }),
   ];
   return def;
 }
@@ -190,4 +190,36 @@ export const assistantOptionsRoute: RouteDef = {
   query: { type: 'object', additionalProperties: false, properties: {} },
   reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model: { type: 'string' } } } },
   handler: async ({ db }) => (await db.query('SELECT id, name, model FROM chat_assistant ORDER BY id DESC LIMIT 1000')).rows,
+};
+
+/** Model servers for the task forms' pickers (answering and judge model); configCenter/server needs its own key. */
+export const modelServerOptionsRoute: RouteDef = {
+  method: 'GET',
+  path: 'script-task/model-server-options',
+  access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
+  summary: 'Model servers for the task forms: [{ id, name, model, enabled, label }] (never a key)',
+  query: { type: 'object', additionalProperties: false, properties: {} },
+  reply: {
+    type: 'array',
+    items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model: { type: 'string' }, enabled: { type: 'boolean' }, label: { type: 'string' } } },
+  },
+  handler: async ({ db }) =>
+    (
+      await db.query(
+        `SELECT id, name, model, enabled, name || ' (' || model || ')' || CASE WHEN enabled THEN '' ELSE ' ⏸' END AS label
+           FROM config_model_server ORDER BY enabled DESC, id DESC LIMIT 1000`,
+      )
+    ).rows,
+};
+
+/** Shops for the task forms' picker (whose knowledge answers); the shop pages need their own keys. */
+export const shopOptionsRoute: RouteDef = {
+  method: 'GET',
+  path: 'script-task/shop-options',
+  access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
+  summary: 'Shops for the task forms: [{ id, name, label }], newest first, at most `limit`',
+  query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 } } },
+  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
+  handler: async ({ db, query }) =>
+    (await db.query(`SELECT id, name, id || '-' || name AS label FROM shop ORDER BY id DESC LIMIT $1`, [Number((query as { limit?: number }).limit ?? 1000)])).rows,
 };

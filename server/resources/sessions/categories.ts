@@ -74,6 +74,6 @@ export const categoryItem: ResourceDef = {
   validate: async (v, ctx) => {
     if (v.group_id === undefined) return;
     const r = await ctx.db.query(`SELECT 1 FROM session_category_group WHERE id = $1`, [v.group_id]);
-    if (!r.rows.length) throw invalid([{ field: 'group_id', message: `group ${String(v.group_id)} does not exist` }]);
+    if (!r.rows.length) throw invalid([{ field: 'group_id', message: `group ${String(v.group_id)} does not exist / 分类组不存在` }]);
   },
 };

@@ -5,7 +5,7 @@ import type { ResourceDef } from '../engine/types.js';
 import { CONFIG_RESOURCES } from '../config/config-center.js';
 import { imageExtraction, storedFile } from '../config/ops-tools.js';
 import { policyImportLog } from '../config/policy-import.js';
-import { playgroundRoute, prompt } from '../config/prompt.js';
+import { playgroundOptionsRoute, playgroundRoute, prompt } from '../config/prompt.js';
 import { categoryGroup, categoryItem } from './categories.js';
 import { categoryImportRoute } from './category-import.js';
 import { feedback } from './feedback.js';
@@ -41,4 +41,4 @@ const shopOptionsRoute: RouteDef = {
   },
 };
 
-export const sessionRoutes: RouteDef[] = [playgroundRoute, shopOptionsRoute, categoryImportRoute];
+export const sessionRoutes: RouteDef[] = [playgroundRoute, playgroundOptionsRoute, shopOptionsRoute, categoryImportRoute];

@@ -41,11 +41,11 @@ export const sessionMark: ResourceDef = {
     v.marked_by = ctx.user?.email ?? '';
     if (v.session_id !== undefined) {
       const r = await ctx.db.query(`SELECT 1 FROM chat_session WHERE id = $1`, [v.session_id]);
-      if (!r.rows.length) throw invalid([{ field: 'session_id', message: `session ${String(v.session_id)} does not exist` }]);
+      if (!r.rows.length) throw invalid([{ field: 'session_id', message: `session ${String(v.session_id)} does not exist / 会话不存在` }]);
     }
     if (v.message_id !== undefined && v.message_id !== null) {
       const r = await ctx.db.query(`SELECT session_id FROM chat_message WHERE id = $1`, [v.message_id]);
-      if (!r.rows.length) throw invalid([{ field: 'message_id', message: `message ${String(v.message_id)} does not exist` }]);
+      if (!r.rows.length) throw invalid([{ field: 'message_id', message: `message ${String(v.message_id)} does not exist / 消息不存在` }]);
     }
   },
 };

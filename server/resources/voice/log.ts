@@ -10,9 +10,13 @@ export const TRANSCRIPT_ITEM = {
 };
 
 /**
- * Call logs (read-only: written by the calling service): task, caller and called number,
- * customer, duration (seconds), result code 1 success / 2 failure (other) / 3 failure
- * (sensitive words) / 4 failure (timeout), recording URL, transcript, call time.
+ * Call logs (read-only: written by the call campaigns, server/voice/campaign.ts): task, caller
+ * and called number, customer, duration (seconds), result code 1 success / 2 failure (other) /
+ * 3 failure (sensitive words) / 4 failure (timeout) — null while the call is still dialling —,
+ * recording URL, transcript, call time; and of each campaign attempt: its number (1 = first
+ * call, 2 = first redial …), the dialer that placed it (`dry_run` true: no call was placed),
+ * `status` dialling | ended, the outcome in words, the dial request and the provider's call id
+ * and status.
  */
 export const callLog: ResourceDef = {
   name: 'call-center/log',
@@ -29,7 +33,16 @@ export const callLog: ResourceDef = {
     callee_number: { schema: { type: 'string', maxLength: 32 }, filter: 'eq' },
     customer_name: F.str(100),
     duration_seconds: { schema: { type: 'integer', minimum: 0 }, filter: 'range', sort: true },
-    result: F.enumOf(CALL_RESULTS),
+    result: { ...F.enumOf(CALL_RESULTS), nullable: true },
+    attempt: { schema: { type: 'integer' }, nullable: true },
+    dialer: { schema: { type: 'string', maxLength: 16 }, filter: 'eq' },
+    dry_run: { schema: { type: 'boolean' } },
+    status: { schema: { type: 'string', enum: ['dialling', 'ended'] } },
+    outcome: { schema: { type: 'string' } },
+    request: { schema: { type: 'object', additionalProperties: true }, nullable: true, detailOnly: true },
+    provider_call_id: { schema: { type: 'string' }, nullable: true },
+    provider_status: { schema: { type: 'string' } },
+    ended_at: F.dateTime({ nullable: true }),
     recording_url: F.url(),
     transcript: { schema: { type: 'array', items: TRANSCRIPT_ITEM }, detailOnly: true },
     called_at: { ...F.dateTime(), filter: 'range', sort: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyAction, isTimeZone, nextResume, tick, transition, zonedTime, type TaskState } from './task-status.js';
+import { applyAction, inWindow, isTimeZone, nextResume, tick, transition, zonedTime, type TaskState } from './task-status.js';
 
 const SH = 'Asia/Shanghai';
 const NY = 'America/New_York';
@@ -50,11 +50,20 @@ describe('tick: the latest-call-time rule', () => {
     expect(tick(paused, new Date('2026-11-23T00:59:00Z'), SH)).toBeNull();
     expect(tick(paused, new Date('2026-11-23T01:00:00Z'), SH)).toEqual({ status: 'running', pause_reason: null, resume_at: null });
   });
-  it('resumes at the time of day of start_at, in the scene time zone', () => {
-    const t = { ...base, start_at: '2026-11-20T15:30:00Z' }; // 10:30 in New York (EST)
-    expect(nextResume(t, new Date('2026-11-23T02:00:00Z'), NY).toISOString()).toBe('2026-11-23T15:30:00.000Z');
+  it('resumes at the window start, in the scene time zone', () => {
+    const t = { ...base, start_at: '2026-11-20T15:00:00Z', window_start: '10:30' };
+    expect(nextResume(t, new Date('2026-11-23T02:00:00Z'), NY).toISOString()).toBe('2026-11-23T15:30:00.000Z'); // 10:30 EST
     const c = tick({ ...t, latest_call_time: '18:00' }, new Date('2026-11-22T23:10:00Z'), NY); // 18:10 NY
     expect(c?.resume_at).toBe('2026-11-23T15:30:00.000Z');
+    expect(nextResume({ window_start: '10:30' }, new Date('2026-07-01T03:00:00Z'), NY).toISOString()).toBe('2026-07-01T14:30:00.000Z'); // 23:00 EDT → 10:30 EDT
+  });
+  it('knows the call window', () => {
+    const t = { window_start: '09:00', latest_call_time: '20:00' };
+    expect(inWindow(t, new Date('2026-11-22T00:59:00Z'), SH)).toBe(false); // 08:59
+    expect(inWindow(t, new Date('2026-11-22T01:00:00Z'), SH)).toBe(true); // 09:00
+    expect(inWindow(t, new Date('2026-11-22T11:59:00Z'), SH)).toBe(true); // 19:59
+    expect(inWindow(t, new Date('2026-11-22T12:00:00Z'), SH)).toBe(false); // 20:00
+    expect(inWindow(t, new Date('2026-11-22T14:00:00Z'), NY)).toBe(true); // 09:00 EST
   });
   it('crosses the month and year end', () => {
     const c = tick(base, new Date('2026-12-31T13:00:00Z'), SH); // 21:00 on Dec 31
@@ -72,7 +81,7 @@ describe('tick: the latest-call-time rule', () => {
     const t: TaskState = { ...base, status: 'pending', mode: 'schedule', start_at: '2026-11-22T02:00:00Z' }; // 10:00 SH
     expect(tick(t, new Date('2026-11-22T01:00:00Z'), SH)).toBeNull();
     expect(tick(t, new Date('2026-11-22T03:00:00Z'), SH)).toEqual({ status: 'running', pause_reason: null, resume_at: null });
-    expect(tick(t, new Date('2026-11-22T13:00:00Z'), SH)).toEqual({ status: 'pausing', pause_reason: 'overrun', resume_at: '2026-11-23T02:00:00.000Z' });
+    expect(tick(t, new Date('2026-11-22T13:00:00Z'), SH)).toEqual({ status: 'pausing', pause_reason: 'overrun', resume_at: '2026-11-23T01:00:00.000Z' });
     expect(tick({ ...t, mode: 'manual' }, new Date('2026-11-22T03:00:00Z'), SH)).toBeNull();
   });
   it('does nothing to finished or stopped tasks', () => {

@@ -4,12 +4,16 @@
  * Actions: start (pending | pausing → running), pause (running → pausing), stop (pending | running
  * | pausing → stopped). Anything else is illegal (the routes answer 40009).
  *
+ * The call window is `window_start` – `latest_call_time`, local time of the scene's time zone: a
+ * running task places calls only inside it (`inWindow`).
+ *
  * The overrun rule ("a call task that overruns its latest call time is paused and resumes the next
  * day"): `tick(task, now)` pauses a running task once the local time of day (in the scene's time
- * zone) reaches its latest call time, with `resume_at` = the next local day at the task's daily
- * start time (the time of day of `start_at`, or 09:00); a task paused that way runs again once
- * `resume_at` has passed. A task paused by hand is never resumed automatically. A scheduled task
- * that is pending starts when its `start_at` has passed.
+ * zone) reaches its latest call time, with `resume_at` = the next local day at the window start
+ * (`window_start`, 09:00 by default); a task paused that way runs again once `resume_at` has
+ * passed. A task paused by hand is never resumed automatically. A scheduled task that is pending
+ * starts when its `start_at` has passed. The campaign ticker (server/voice/campaign.ts) applies
+ * `tick` every two seconds with the engine's clock.
  */
 export const TASK_STATUSES = ['pending', 'running', 'finished', 'stopped', 'pausing'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -34,6 +38,8 @@ export interface TaskState {
   start_at: string | Date | null;
   /** `HH:MM`, local time of the scene's time zone */
   latest_call_time: string;
+  /** `HH:MM`: the daily opening of the call window (default 09:00) */
+  window_start?: string | null;
   pause_reason: PauseReason | null;
   resume_at: string | Date | null;
 }
@@ -102,24 +108,26 @@ export function zonedTime(year: number, month: number, day: number, hour: number
   return new Date(guess);
 }
 
-const minutesOf = (hhmm: string): number => {
+export const minutesOf = (hhmm: string): number => {
   const [h, m] = hhmm.split(':').map(Number);
   return h * 60 + m;
 };
 
-/** `start_at`'s local time of day as [hour, minute], or 09:00. */
-function dailyStart(startAt: string | Date | null, timeZone: string): [number, number] {
-  if (!startAt) return [9, 0];
-  const p = localParts(new Date(startAt), timeZone);
-  return [p.hour, p.minute];
-}
+export const DEFAULT_WINDOW_START = '09:00';
 
-/** When a task that overran at `now` resumes: the next local day at its daily start time. */
-export function nextResume(task: Pick<TaskState, 'start_at'>, now: Date, timeZone: string): Date {
+/** When a task that overran at `now` resumes: the next local day at its window start. */
+export function nextResume(task: Pick<TaskState, 'window_start'>, now: Date, timeZone: string): Date {
   const today = localParts(now, timeZone);
   const next = new Date(Date.UTC(today.year, today.month - 1, today.day + 1));
-  const [h, m] = dailyStart(task.start_at, timeZone);
-  return zonedTime(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), h, m, timeZone);
+  const start = minutesOf(task.window_start || DEFAULT_WINDOW_START);
+  return zonedTime(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), Math.floor(start / 60), start % 60, timeZone);
+}
+
+/** True when the local time of day at `now` is inside the call window [window_start, latest_call_time). */
+export function inWindow(task: Pick<TaskState, 'window_start' | 'latest_call_time'>, now: Date, timeZone: string): boolean {
+  const p = localParts(now, timeZone);
+  const m = p.hour * 60 + p.minute;
+  return m >= minutesOf(task.window_start || DEFAULT_WINDOW_START) && m < minutesOf(task.latest_call_time);
 }
 
 /** True when the local time of day at `now` is at or past the latest call time. */

@@ -6,13 +6,16 @@ import { DATE_PARAM, ID, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { deleteRoute, mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
-import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
+import { parseCallees, syncTargets } from '../../voice/callees.js';
+import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, minutesOf, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
 
 /**
- * Outbound call tasks: a scene, the numbers that call out, a mode (manual / immediate /
- * schedule), a status (pending / running / finished / stopped / pausing), a start time and the
- * daily latest call time (`HH:MM` in the scene's time zone). Status changes only through the
- * actions below (task-status.ts holds the rules).
+ * Outbound call tasks: a scene, the numbers that call out, the numbers to call (`callees`, one
+ * per line), a mode (manual / immediate / schedule), a status (pending / running / finished /
+ * stopped / pausing), a start time, the daily call window (`window_start` – `latest_call_time`,
+ * `HH:MM` in the scene's time zone) and a concurrency cap. People change the status through the
+ * actions below (task-status.ts holds the rules); the campaign (server/voice/campaign.ts)
+ * starts, pauses, resumes and finishes tasks by itself and places their calls.
  */
 export const callTask: ResourceDef = {
   name: 'call-center/task',
@@ -38,6 +41,20 @@ export const callTask: ResourceDef = {
     // ISO 8601, or a wall-clock time without offset (as the date picker sends it) read in the scene's time zone
     start_at: { schema: { ...DATE_PARAM }, nullable: true, sort: true },
     latest_call_time: { schema: { type: 'string', pattern: HHMM_PATTERN }, required: true },
+    window_start: { schema: { type: 'string', pattern: HHMM_PATTERN } },
+    concurrency: F.int(1, 50),
+    // the numbers to call: one per line, `phone` or `phone, customer name`
+    callees: { schema: { type: 'string', maxLength: 200000 }, detailOnly: true },
+    callee_total: { schema: { type: 'integer' }, virtual: true, select: '(SELECT count(*)::int FROM call_target g WHERE g.task_id = t.id)' },
+    callee_done: { schema: { type: 'integer' }, virtual: true, select: "(SELECT count(*)::int FROM call_target g WHERE g.task_id = t.id AND g.state = 'done')" },
+    callee_connected: {
+      schema: { type: 'integer' },
+      virtual: true,
+      select: "(SELECT count(*)::int FROM call_target g WHERE g.task_id = t.id AND g.outcome = 'connected')",
+    },
+    // the dialer of the task's latest attempt (dry-run | twilio), null before the first call
+    dialer: { schema: { type: 'string' }, nullable: true, virtual: true, select: "(SELECT nullif(l.dialer, '') FROM call_log l WHERE l.task_id = t.id ORDER BY l.id DESC LIMIT 1)" },
+    finished_at: F.dateTime({ nullable: true, serverSet: true }),
     pause_reason: { schema: { type: 'string', enum: ['manual', 'overrun'] }, nullable: true, serverSet: true },
     resume_at: F.dateTime({ nullable: true, serverSet: true }),
     call_count: { schema: { type: 'integer' }, virtual: true, select: '(SELECT count(*)::int FROM call_log l WHERE l.task_id = t.id)' },
@@ -60,16 +77,38 @@ export const callTask: ResourceDef = {
     const taskMode = v.mode ?? before?.mode;
     const startAt = 'start_at' in v ? v.start_at : before?.start_at;
     if (taskMode === 'schedule' && !startAt) throw invalid([{ field: 'start_at', message: 'a scheduled task needs a start time / 定时任务需要开始时间' }]);
+    const windowStart = String(v.window_start ?? before?.window_start ?? '09:00');
+    const latest = String(v.latest_call_time ?? before?.latest_call_time ?? '20:00');
+    if (('window_start' in v || 'latest_call_time' in v) && minutesOf(windowStart) >= minutesOf(latest)) {
+      throw invalid([{ field: 'window_start', message: `the call window must open before the latest call time ${latest} / 呼叫时段开始须早于最晚呼叫时间` }]);
+    }
+    if (typeof v.callees === 'string') {
+      const { problems } = parseCallees(v.callees);
+      if (problems.length) throw invalid(problems.slice(0, 20).map((message) => ({ field: 'callees', message })));
+    }
     if (mode === 'create') {
+      const now = ctx.req.server.jobs.clock.now();
       // immediate tasks run at once; the others wait (schedule: for start_at, manual: for start)
       v.status = taskMode === 'immediate' ? 'running' : 'pending';
-      if (taskMode === 'immediate' && !startAt) v.start_at = new Date().toISOString();
+      if (taskMode === 'immediate' && !startAt) v.start_at = now.toISOString();
       // created past its latest call time (or with a start time already passed): the rule applies at once
       const tz = await ctx.db.query<{ time_zone: string }>('SELECT time_zone FROM voice_scene WHERE id = $1', [v.scene_id]);
-      const state = toState({ ...v, pause_reason: null, resume_at: null });
-      const change = tick(state, new Date(), tz.rows[0]?.time_zone ?? 'UTC');
+      const state = toState({ ...v, window_start: windowStart, pause_reason: null, resume_at: null });
+      const change = tick(state, now, tz.rows[0]?.time_zone ?? 'UTC');
       if (change) Object.assign(v, change);
     }
+  },
+  // the numbers to call become call_target rows (one per number, with its progress)
+  afterCreate: async (row, ctx) => {
+    const { callees } = parseCallees(String(row.callees ?? ''));
+    await syncTargets(ctx.db, Number(row.id), callees);
+    row.callee_total = callees.length;
+  },
+  afterUpdate: async (row, before, ctx) => {
+    if (row.callees === before.callees) return;
+    await syncTargets(ctx.db, Number(row.id), parseCallees(String(row.callees ?? '')).callees);
+    const r = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM call_target WHERE task_id = $1', [row.id]);
+    row.callee_total = r.rows[0].n;
   },
 };
 
@@ -94,6 +133,7 @@ const toState = (row: Row): TaskState => ({
   mode: row.mode as TaskState['mode'],
   start_at: (row.start_at as string | null) ?? null,
   latest_call_time: String(row.latest_call_time),
+  window_start: row.window_start ? String(row.window_start) : null,
   pause_reason: (row.pause_reason as TaskState['pause_reason']) ?? null,
   resume_at: (row.resume_at as string | null) ?? null,
 });
@@ -108,7 +148,7 @@ async function setStatus(ctx: RouteContext, before: Row, change: { status: strin
   return updateRow(callTask, ctx, before.id as number, {}, before, action);
 }
 
-/** Applies the automatic change due at `now` to one task (audit action auto_pause / auto_resume / auto_start). */
+/** Applies the change due at `now` right after a start (audit action auto_pause); the campaign ticker does the rest. */
 async function applyTick(ctx: RouteContext, row: Row, now: Date): Promise<Row> {
   const change = tick(toState(row), now, String(row.time_zone ?? 'UTC'));
   if (!change) return row;
@@ -133,36 +173,12 @@ const actionRoute = (action: TaskAction): RouteDef => ({
     if (!change) throw conflict(`cannot ${action} a ${String(before.status)} task / 当前状态不能${action}`);
     const after = await setStatus(ctx as RouteContext, before, change, action);
     // starting after the latest call time pauses the task until the next day
-    return action === 'start' ? applyTick(ctx as RouteContext, after, new Date()) : after;
+    return action === 'start' ? applyTick(ctx as RouteContext, after, ctx.req.server.jobs.clock.now()) : after;
   },
 });
 
-const tickRoute: RouteDef = {
-  method: 'POST',
-  path: 'call-center/task/tick',
-  access: { permission: VK.task },
-  summary: 'Apply the time rules now: pause running tasks past their latest call time, resume them the next day, start due scheduled tasks',
-  body: { type: 'object', additionalProperties: false, properties: { at: { type: 'string', format: 'date-time' } } },
-  reply: { type: 'object', properties: { changed: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, from: { type: 'string' }, to: { type: 'string' } } } } } },
-  handler: async (ctx) => {
-    const { at } = ctx.body as { at?: string };
-    const now = at ? new Date(at) : new Date();
-    const ids = await ctx.db.query<{ id: number }>(
-      `SELECT id FROM call_task WHERE status = 'running' OR (status = 'pausing' AND pause_reason = 'overrun') OR (status = 'pending' AND mode = 'schedule') ORDER BY id`,
-    );
-    const changed: Array<{ id: number; from: string; to: string }> = [];
-    for (const { id } of ids.rows) {
-      const row = await mustFind(callTask, ctx as RouteContext, id);
-      const after = await applyTick(ctx as RouteContext, row, now);
-      if (after !== row) changed.push({ id, from: String(row.status), to: String(after.status) });
-    }
-    return { changed };
-  },
-};
-
 callTask.actions = [
   ...TASK_ACTIONS.map(actionRoute),
-  tickRoute,
   deleteRoute(callTask, VK.task, async (db, id) => {
     const r = await db.query<{ status: string }>('SELECT status FROM call_task WHERE id = $1', [id]);
     if (r.rows[0]?.status === 'running') throw conflict('a running task cannot be deleted; stop it first / 运行中的任务不能删除');

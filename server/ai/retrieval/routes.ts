@@ -1,0 +1,150 @@
+/**
+ * Retrieval test ("hit testing", as in Dify): a query → the ranked chunks of the knowledge index
+ * with their source, BM25 score, the words matched and the filters used.
+ *
+ *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit? }
+ *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=   (the schema page
+ *        intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
+ */
+import type { RouteContext, RouteDef } from '../../http/route.js';
+import { mustExist } from '../../resources/engine/refs.js';
+import { ID } from '../../resources/engine/schemas.js';
+import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
+import { K } from '../../resources/keys.js';
+import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
+import { searchKnowledge } from './search.js';
+
+export const HIT_TEST_KEY = 'intelligent_text.text.learn.policy_management.hit_test';
+const ACCESS = { permission: [HIT_TEST_KEY, K.policy, K.storePolicy, K.doc] };
+
+const QUERY = { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S' };
+const LIMIT = { type: 'integer', minimum: 1, maximum: 50, default: 10 };
+const SOURCE = { type: 'string', enum: [...SOURCE_TYPES] };
+const PTYPE = { type: 'integer', enum: ids(POLICY_SOURCE_TYPES) };
+const CHANNEL = { type: 'string', enum: [...CHANNELS] };
+
+const hitSchema = {
+  type: 'object',
+  properties: {
+    rank: { type: 'integer' },
+    id: { type: 'integer' },
+    shop_id: { type: ['integer', 'null'] },
+    channel: { type: ['string', 'null'] },
+    source_type: { type: 'string' },
+    source_id: { type: 'integer' },
+    policy_type: { type: ['integer', 'null'] },
+    title: { type: 'string' },
+    chunk_index: { type: 'integer' },
+    text: { type: 'string' },
+    score: { type: 'number' },
+    matched: { type: 'integer' },
+    matched_terms: { type: 'string' },
+  },
+};
+const replySchema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string' },
+    terms: { type: 'array', items: { type: 'string' } },
+    filters: {
+      type: 'object',
+      properties: {
+        shop_id: { type: ['integer', 'null'] },
+        channel: { type: ['string', 'null'] },
+        source_types: { type: ['array', 'null'], items: { type: 'string' } },
+        policy_types: { type: ['array', 'null'], items: { type: 'integer' } },
+        limit: { type: 'integer' },
+      },
+    },
+    scope: { type: 'integer' },
+    took_ms: { type: 'number' },
+    total: { type: 'integer' },
+    list: { type: 'array', items: hitSchema },
+  },
+};
+
+interface HitTestInput {
+  query: string;
+  shop_id?: number | null;
+  channel?: 'chat' | 'email' | null;
+  source_types?: SourceType[] | null;
+  policy_types?: number[] | null;
+  limit?: number;
+}
+
+async function hitTest(ctx: RouteContext, b: HitTestInput) {
+  await mustExist(ctx.db, 'shop', b.shop_id ?? undefined, 'shop_id');
+  const limit = b.limit ?? 10;
+  const filters = {
+    shop_id: b.shop_id ?? null,
+    channel: b.channel ?? null,
+    source_types: b.source_types?.length ? b.source_types : null,
+    policy_types: b.policy_types?.length ? b.policy_types : null,
+    limit,
+  };
+  const r = await searchKnowledge(ctx.db, {
+    query: b.query,
+    shopId: filters.shop_id,
+    channel: filters.channel,
+    sourceTypes: filters.source_types,
+    policyTypes: filters.policy_types,
+    limit,
+    perSource: 3,
+  });
+  const list = r.hits.map((h, i) => ({
+    rank: i + 1,
+    ...h,
+    score: Math.round(h.score * 1000) / 1000,
+    matched_terms: `${h.matched} / ${r.terms.length}`,
+  }));
+  return { query: b.query, terms: r.terms, filters, scope: r.scope, took_ms: Math.round(r.tookMs * 10) / 10, total: list.length, list };
+}
+
+const postRoute: RouteDef = {
+  method: 'POST',
+  path: 'knowledge/hit-test',
+  access: ACCESS,
+  summary: 'Retrieval test: the ranked knowledge chunks for a query (BM25), with source, score and the filters used',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['query'],
+    properties: {
+      query: QUERY,
+      shop_id: { ...ID, type: ['integer', 'null'] },
+      channel: { ...CHANNEL, type: ['string', 'null'], enum: [...CHANNELS, null] },
+      source_types: { type: 'array', maxItems: SOURCE_TYPES.length, uniqueItems: true, items: SOURCE },
+      policy_types: { type: 'array', maxItems: 11, uniqueItems: true, items: PTYPE },
+      limit: LIMIT,
+    },
+  },
+  reply: replySchema,
+  handler: (ctx) => hitTest(ctx as RouteContext, ctx.body as HitTestInput),
+};
+
+const getRoute: RouteDef = {
+  method: 'GET',
+  path: 'knowledge/hit-test',
+  access: ACCESS,
+  summary: 'Retrieval test for the schema page (one source type / policy type); no query: an empty list',
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { query: { type: 'string', maxLength: 1000 }, shop_id: ID, channel: CHANNEL, source_type: SOURCE, policy_type: PTYPE, limit: LIMIT },
+  },
+  reply: replySchema,
+  handler: async (ctx) => {
+    const q = ctx.query as { query?: string; shop_id?: number; channel?: 'chat' | 'email'; source_type?: SourceType; policy_type?: number; limit?: number };
+    if (!q.query?.trim()) return { query: '', terms: [], filters: {}, scope: 0, took_ms: 0, total: 0, list: [] };
+    return hitTest(ctx as RouteContext, {
+      query: q.query,
+      shop_id: q.shop_id ?? null,
+      channel: q.channel ?? null,
+      source_types: q.source_type ? [q.source_type] : null,
+      policy_types: q.policy_type ? [q.policy_type] : null,
+      limit: q.limit,
+    });
+  },
+};
+
+export const routes: RouteDef[] = [postRoute, getRoute];

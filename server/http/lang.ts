@@ -1,0 +1,64 @@
+/**
+ * Server messages in the caller's language (issue 14). Every message the server writes is
+ * bilingual, "english / 中文" (field errors too: "name: is required / 必填"); an API client that
+ * names no language gets both. The console sends `x-lang: zh-CN | en-US` (its own locale, not the
+ * browser's Accept-Language) and gets the half in its language, so a Chinese screen never shows
+ * "incorrect email or password" and an English one never shows 请求体过大.
+ */
+import type { FastifyRequest } from 'fastify';
+
+export type Lang = 'zh-CN' | 'en-US';
+
+export const LANG_HEADER = 'x-lang';
+
+/** The language the caller asked for, or null (then messages stay bilingual). */
+export function requestLang(req: FastifyRequest | undefined): Lang | null {
+  const v = req?.headers[LANG_HEADER];
+  const s = (Array.isArray(v) ? v[0] : v)?.toLowerCase() ?? '';
+  if (s.startsWith('zh')) return 'zh-CN';
+  if (s.startsWith('en')) return 'en-US';
+  return null;
+}
+
+const HAN = /\p{Script=Han}/u;
+/** "field.path: " at the start of a segment (kept in both languages) */
+const FIELD_PREFIX = /^([\w.[\]-]+: )/;
+
+/** One "english / 中文" segment → its half in `lang` (a segment that is not bilingual stays as is). */
+function pickSegment(seg: string, lang: Lang): string {
+  const at = seg.lastIndexOf(' / ');
+  if (at < 0) return seg;
+  const left = seg.slice(0, at);
+  const right = seg.slice(at + 3);
+  if (!HAN.test(right) || HAN.test(left.replace(FIELD_PREFIX, ''))) return seg;
+  if (lang === 'en-US') return left;
+  const prefix = FIELD_PREFIX.exec(left)?.[1] ?? '';
+  return prefix + right;
+}
+
+/**
+ * A message in `lang`: each "; "-separated part that reads "english / 中文" keeps its half
+ * (a field prefix "name: " stays). Anything else is returned unchanged.
+ */
+export function pickLang(text: string, lang: Lang | null): string {
+  if (!lang || !text.includes(' / ')) return text;
+  return text
+    .split('; ')
+    .map((s) => pickSegment(s, lang))
+    .join(lang === 'zh-CN' ? '；' : '; ');
+}
+
+/** The envelope's msg and its field errors in the caller's language. */
+export function localizeEnvelope(req: FastifyRequest | undefined, msg: string, data: unknown): { msg: string; data: unknown } {
+  const lang = requestLang(req);
+  if (!lang) return { msg, data };
+  const errors = (data as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return { msg: pickLang(msg, lang), data };
+  return {
+    msg: pickLang(msg, lang),
+    data: {
+      ...(data as object),
+      errors: errors.map((e: { field?: string; message?: unknown }) => (typeof e?.message === 'string' ? { ...e, message: pickLang(e.message, lang) } : e)),
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Every job kind and ticker the engine runs, in one list (explicit, no registration by
+ * import side effect). A new kind: write it beside the resource it works for, add it here.
+ */
+import type { JobKind, Ticker } from './types.js';
+import { noopKind } from './noop.js';
+import { campaignKind, campaignTicker } from '../voice/campaign.js';
+import { docLearnKind } from '../resources/learn-doc-job.js';
+import { knowledgeSyncTicker } from '../ai/knowledge/index.js';
+import { taskRunKind } from '../resources/lab/run-job.js';
+import { taskStartTicker } from '../resources/lab/run-ticker.js';
+import { trainRunKind } from '../resources/lab/train-job.js';
+import { reidentifyKind } from '../resources/product-identify.js';
+import { autoLearnTicker, mineKind } from '../resources/auto-learn.js';
+import { pushKind } from '../resources/notification-push.js';
+import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
+
+export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind];
+
+export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker];

@@ -1,0 +1,196 @@
+/**
+ * configCenter/server: model servers (OpenAI-compatible endpoints), their connection test, the
+ * id+name picker of the forms that choose one, and the model call log (docs/ai.md).
+ * The API key is write-only: stored encrypted (server/ai/secrets.ts), shown as `key_masked`.
+ */
+import { Code } from '../../../src/contract/codes.js';
+import { encryptSecret, maskSecret } from '../../ai/secrets.js';
+import { listModelServers, testConnection } from '../../ai/gateway/index.js';
+import { AppError, conflict } from '../../http/errors.js';
+import type { RouteContext, RouteDef } from '../../http/route.js';
+import { F } from '../engine/fields.js';
+import { sendOk } from '../engine/raw.js';
+import { insertRow, mustFind, updateRow } from '../engine/routes.js';
+import { createBodySchema, ID, idBody, rowSchema, updateBodySchema } from '../engine/schemas.js';
+import type { ResourceDef } from '../engine/types.js';
+import { check } from '../engine/validate.js';
+import { CHANNELS } from '../enums.js';
+import { K } from '../keys.js';
+import { SK } from '../sessions/keys.js';
+
+const stamps = () => ({ created_at: F.createdAt(), updated_at: F.updatedAt() });
+
+export const modelServer: ResourceDef = {
+  name: 'config/model-server',
+  auditName: 'config_model_server',
+  table: 'config_model_server',
+  keyword: "to_tsvector('simple', t.name || ' ' || t.model)",
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    name: F.str(100, { required: true }, 1),
+    provider: F.str(50),
+    endpoint: { schema: { type: 'string', maxLength: 500, pattern: '^https?://\\S+$' }, required: true },
+    model: F.str(100, { required: true }, 1),
+    /** `sk-…abcd` (the key itself is never read back) */
+    key_masked: { schema: { type: 'string' }, column: 'api_key_mask', serverSet: true },
+    timeout_ms: F.int(100, 600000),
+    max_tokens: F.int(1, 1000000),
+    max_concurrency: F.int(1, 10000),
+    supports_vision: F.bool(),
+    supports_embeddings: F.bool(),
+    embedding_model: F.str(100),
+    enabled: F.bool(),
+    remark: F.str(500),
+    last_test_ok: { schema: { type: 'boolean' }, nullable: true, readOnly: true },
+    last_test_at: { schema: { type: 'string', format: 'date-time' }, nullable: true, readOnly: true },
+    last_test_message: { schema: { type: 'string' }, readOnly: true },
+    ...stamps(),
+  },
+  // create / update / delete are the bespoke routes below (the key, the references)
+  operations: { list: { permission: [SK.server, SK.modelStrategy, SK.playground] }, detail: { permission: SK.server } },
+};
+
+const API_KEY = { type: 'string', maxLength: 500 };
+const createBody = (() => {
+  const s = createBodySchema(modelServer) as { properties: Record<string, unknown> };
+  return { ...s, properties: { ...s.properties, api_key: API_KEY } };
+})();
+const updateBody = (() => {
+  const s = updateBodySchema(modelServer) as { properties: Record<string, unknown> };
+  return { ...s, properties: { ...s.properties, api_key: API_KEY, clear_api_key: { type: 'boolean' } } };
+})();
+
+/** Writes the key's ciphertext (same transaction); the audit row of the change holds the mask only. */
+const storeKey = (ctx: RouteContext, id: number, enc: string) =>
+  ctx.db.query(`UPDATE config_model_server SET api_key_enc = $2 WHERE id = $1`, [id, enc]);
+
+const createRoute: RouteDef = {
+  method: 'POST',
+  path: 'config/model-server/create',
+  access: { permission: SK.server },
+  summary: 'Create a model server (api_key is stored encrypted and never returned)',
+  body: createBody,
+  reply: rowSchema(modelServer),
+  handler: async (ctx) => {
+    const { api_key: key = '', ...values } = ctx.body as Record<string, unknown> & { api_key?: string };
+    const enc = encryptSecret(key.trim());
+    const row = await insertRow(modelServer, ctx as RouteContext, { ...values, key_masked: maskSecret(key.trim()) });
+    if (enc) await storeKey(ctx as RouteContext, row.id as number, enc);
+    return row;
+  },
+};
+
+const updateRoute: RouteDef = {
+  method: 'POST',
+  path: 'config/model-server/update',
+  access: { permission: SK.server },
+  summary: 'Update a model server (no api_key: the stored key stays; clear_api_key removes it)',
+  body: updateBody,
+  reply: rowSchema(modelServer),
+  handler: async (ctx) => {
+    const { id, api_key: raw, clear_api_key: clear, ...values } = ctx.body as Record<string, unknown> & { id: number; api_key?: string; clear_api_key?: boolean };
+    const before = await mustFind(modelServer, ctx as RouteContext, id);
+    const key = (raw ?? '').trim();
+    let enc: string | null = null;
+    if (key) {
+      enc = encryptSecret(key);
+      values.key_masked = maskSecret(key);
+    } else if (clear) {
+      enc = '';
+      values.key_masked = '';
+    }
+    if (enc !== null) await storeKey(ctx as RouteContext, id, enc);
+    return updateRow(modelServer, ctx as RouteContext, id, values, before);
+  },
+};
+
+const deleteRoute: RouteDef = {
+  method: 'POST',
+  path: 'config/model-server/delete',
+  access: { permission: SK.server },
+  summary: 'Delete a model server (refused while a strategy uses it)',
+  body: idBody,
+  reply: { type: 'object', properties: { id: { type: 'integer' } } },
+  handler: async (ctx) => {
+    const { id } = ctx.body as { id: number };
+    const before = await mustFind(modelServer, ctx as RouteContext, id);
+    const used = await ctx.db.query<{ name: string }>(
+      `SELECT name FROM config_model_strategy WHERE model_server_id = $1 ORDER BY id LIMIT 3`,
+      [id],
+    );
+    if (used.rows.length) {
+      const names = used.rows.map((r) => `"${r.name}"`).join(', ');
+      throw conflict(`model strategies ${names} use this server: change them first / 模型策略 ${names} 正在使用该服务，请先修改`);
+    }
+    await ctx.db.query(`DELETE FROM config_model_server WHERE id = $1`, [id]);
+    await ctx.audit({ action: 'delete', resource: 'config_model_server', targetId: id, before });
+    return { id };
+  },
+};
+
+const testRoute: RouteDef = {
+  method: 'POST',
+  path: 'config/model-server/test',
+  access: { permission: SK.server },
+  summary: 'Test connection: one short chat call (and embeddings when marked); the result is kept on the row. 50200 when it fails',
+  body: idBody,
+  // raw: the call to the model server runs outside a transaction (it may take the server's timeout)
+  raw: 'stream',
+  handler: async (ctx) => {
+    const { id } = check<{ id: number }>(idBody, { ...((ctx.req.body as object) ?? {}) });
+    const r = await testConnection(ctx.db, id, { log: ctx.req.log });
+    const message = r.ok ? `ok · ${r.latency_ms} ms` : r.error;
+    await ctx.db.query(`UPDATE config_model_server SET last_test_ok = $2, last_test_at = now(), last_test_message = $3 WHERE id = $1`, [
+      id,
+      r.ok,
+      message.slice(0, 500),
+    ]);
+    if (!r.ok) throw new AppError(Code.UPSTREAM, `connection failed / 连接失败: ${r.error}`, r);
+    return sendOk(ctx.reply, r);
+  },
+};
+
+const optionsRoute: RouteDef = {
+  method: 'GET',
+  path: 'model-server/options',
+  // the pages with a model server picker: strategies, prompts, the playground, assistants
+  access: { permission: [SK.server, SK.modelStrategy, SK.prompt, SK.playground, K.assistant, K.assistantAdd, K.assistantEdit] },
+  summary: 'Enabled model servers for pickers: id and name only',
+  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+  handler: async (ctx) => (await listModelServers(ctx.db, { enabledOnly: true })).map((s) => ({ id: s.id, name: `${s.name} (${s.model})` })),
+};
+
+modelServer.actions = [createRoute, updateRoute, deleteRoute, testRoute, optionsRoute];
+
+/** The model call log: one row per attempt, test, embeddings call and fallback reply (read only). */
+export const modelCall: ResourceDef = {
+  name: 'model-call',
+  table: 'model_call',
+  keywordIds: ['id'],
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    id: F.id(),
+    created_at: F.createdAt(),
+    model_server_id: { schema: ID, nullable: true, filter: 'eq' },
+    server_name: F.str(100),
+    model: F.str(100),
+    kind: F.enumOf(['chat', 'embed', 'test']),
+    shop_id: { schema: ID, nullable: true, filter: 'eq' },
+    shop_name: F.shopName(),
+    channel: { ...F.enumOf(CHANNELS), nullable: true },
+    session_key: F.str(200, { filter: 'eq' }),
+    strategy_id: { schema: ID, nullable: true, filter: 'eq' },
+    divert_id: { schema: ID, nullable: true, filter: 'eq' },
+    attempt: F.int(1, 100),
+    stream: F.bool(),
+    outcome: F.enumOf(['ok', 'error', 'timeout', 'aborted', 'fallback']),
+    error: F.str(1000),
+    latency_ms: F.int(0, 2147483647, { sort: true }),
+    prompt_tokens: F.int(0, 2147483647),
+    completion_tokens: F.int(0, 2147483647),
+    total_tokens: F.int(0, 2147483647, { sort: true }),
+  },
+  operations: { list: { permission: SK.server } },
+};

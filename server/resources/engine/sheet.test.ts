@@ -1,0 +1,53 @@
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../http/errors.js';
+import { readSheet } from './sheet.js';
+
+const fieldError = async (p: Promise<unknown>): Promise<string> => {
+  const err = (await p.catch((e: unknown) => e)) as AppError;
+  expect(err).toBeInstanceOf(AppError);
+  expect(err.code).toBe(40001);
+  const errors = (err.data as { errors: Array<{ field: string; message: string }> }).errors;
+  expect(errors[0].field).toBe('file');
+  return errors[0].message;
+};
+
+describe('readSheet', () => {
+  it('CSV: header lower-cased and trimmed, BOM dropped, empty lines skipped, quoted commas and newlines kept', async () => {
+    const csv = '\uFEFF Product_ID ;Title\nA-1; Mug \n\n  \nA-2;"杯子; large\nsecond line"\n';
+    expect(await readSheet('p.CSV', Buffer.from(csv), 100)).toEqual([
+      { product_id: 'A-1', title: 'Mug' },
+      { product_id: 'A-2', title: '杯子; large\nsecond line' },
+    ]);
+  });
+
+  it('CSV: stops reading one row past the limit, fast even for a large file', async () => {
+    const big = Buffer.from(`a,b\n${'1,2\n'.repeat(500_000)}`);
+    const t0 = performance.now();
+    const rows = await readSheet('big.csv', big, 1000);
+    expect(rows.length).toBe(1001);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('CSV: an unterminated quote is 40001 on file', async () => {
+    expect(await fieldError(readSheet('p.csv', Buffer.from('a,b\n1,"2\n3,4\n'), 10))).toContain('CSV cannot be read');
+  });
+
+  it('XLSX: the first sheet, through the worker, limited the same way', { timeout: 30_000 }, async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('p');
+    ws.addRow(['Group', 'Name']);
+    for (let i = 0; i < 30; i++) ws.addRow([`g${i % 3}`, `item ${i}`]);
+    wb.addWorksheet('other').addRow(['ignored']);
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    const rows = await readSheet('c.xlsx', data, 10);
+    expect(rows.length).toBe(11);
+    expect(rows[0]).toEqual({ group: 'g0', name: 'item 0' });
+    expect((await readSheet('c.xlsx', data, 100)).length).toBe(30);
+  });
+
+  it('other extensions and unreadable workbooks are 40001 on file', { timeout: 30_000 }, async () => {
+    expect(await fieldError(readSheet('p.txt', Buffer.from('x'), 10))).toContain('.csv or .xlsx');
+    expect(await fieldError(readSheet('p.xlsx', Buffer.from('not a zip'), 10))).toContain('cannot be read');
+  });
+});

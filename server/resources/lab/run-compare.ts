@@ -1,0 +1,161 @@
+/**
+ * `GET <task>/compare?a=&b=`: two runs of the same dataset side by side, question by question
+ * (docs/modules/lab.md "Comparing runs"). Run `a` is compared with run `b` (the baseline; by
+ * default the newest other run of the same dataset that has results; none → an empty
+ * comparison with `b: null`): a question is `better`
+ * when a passes and b does not, or both pass or both fail and a's score is at least one point
+ * higher; `worse` the other way round; `same` otherwise; `only_a` / `only_b` when one run has
+ * not answered it.
+ */
+import type { Queryable } from '../../db/db.js';
+import type { RouteDef } from '../../http/route.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { ID } from '../engine/schemas.js';
+import type { TaskKeys } from './keys.js';
+
+export const CHANGES = ['better', 'worse', 'same', 'only_a', 'only_b'] as const;
+
+interface RunSummary {
+  id: number;
+  name: string;
+  status: string;
+  dataset_id: number;
+  done: number;
+  total: number;
+  passed: number;
+  pass_rate: number | null;
+  avg_score: number | null;
+}
+
+const runProps = {
+  id: { type: 'integer' },
+  name: { type: 'string' },
+  status: { type: 'string' },
+  dataset_id: { type: 'integer' },
+  done: { type: 'integer' },
+  total: { type: 'integer' },
+  passed: { type: 'integer' },
+  pass_rate: { type: ['number', 'null'] },
+  avg_score: { type: ['number', 'null'] },
+};
+
+const rowProps = {
+  sample_index: { type: 'integer' },
+  input: { type: 'string' },
+  expected: { type: 'string' },
+  a_output: { type: ['string', 'null'] },
+  a_score: { type: ['number', 'null'] },
+  a_passed: { type: ['boolean', 'null'] },
+  a_scores: { type: ['string', 'null'] },
+  b_output: { type: ['string', 'null'] },
+  b_score: { type: ['number', 'null'] },
+  b_passed: { type: ['boolean', 'null'] },
+  b_scores: { type: ['string', 'null'] },
+  change: { type: 'string', enum: [...CHANGES] },
+};
+
+/** x = run a's result, y = run b's (FULL JOIN on the sample) */
+const CHANGE_SQL = `CASE WHEN y.id IS NULL THEN 'only_a' WHEN x.id IS NULL THEN 'only_b'
+     WHEN x.passed AND NOT y.passed THEN 'better' WHEN y.passed AND NOT x.passed THEN 'worse'
+     WHEN COALESCE(x.score, 0) >= COALESCE(y.score, 0) + 1 THEN 'better'
+     WHEN COALESCE(y.score, 0) >= COALESCE(x.score, 0) + 1 THEN 'worse'
+     ELSE 'same' END`;
+
+const scoresText = (alias: string) =>
+  `(SELECT string_agg((e->>'scorer') || ' ' || COALESCE(round((e->>'score')::numeric, 2)::text, '–'), ' · ') FROM jsonb_array_elements(${alias}.scores) e)`;
+
+export function compareRoute(a: { name: string; table: string; keys: TaskKeys }): RouteDef {
+  const summaryOf = async (db: Queryable, id: number): Promise<RunSummary | null> => {
+    const r = await db.query<RunSummary>(
+      `SELECT id, name, status, dataset_id, done, total, passed,
+              CASE WHEN done > 0 THEN round(passed * 100.0 / done, 1)::float8 END AS pass_rate, avg_score::float8 AS avg_score
+         FROM ${a.table} WHERE id = $1`,
+      [id],
+    );
+    return r.rows[0] ?? null;
+  };
+  return {
+    method: 'GET',
+    path: `${a.name}/compare`,
+    access: { permission: [a.keys.result, a.keys.detail] },
+    summary:
+      'Two runs of the same dataset question by question: run a against run b (default: the newest other run of the dataset with results); ' +
+      'each question better / worse / same / only_a / only_b, with both answers and scores; paged, filter by `change`',
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['a'],
+      properties: {
+        a: ID,
+        b: ID,
+        change: { type: 'string', enum: [...CHANGES] },
+        page: { type: 'integer', minimum: 1, default: 1 },
+        page_size: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
+      },
+    },
+    reply: {
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: runProps },
+        b: { type: ['object', 'null'], properties: runProps },
+        summary: { type: 'object', properties: Object.fromEntries(CHANGES.map((c) => [c, { type: 'integer' }])) },
+        list: { type: 'array', items: { type: 'object', properties: rowProps } },
+        total: { type: 'integer' },
+      },
+    },
+    handler: async ({ db, query }) => {
+      const q = query as { a: number; b?: number; change?: string; page?: number; page_size?: number };
+      const runA = await summaryOf(db, q.a);
+      if (!runA) throw notFound(a.name);
+      let bId = q.b;
+      if (bId === undefined) {
+        const r = await db.query<{ id: number }>(
+          `SELECT id FROM ${a.table} WHERE dataset_id = $1 AND id <> $2 AND done > 0 ORDER BY id DESC LIMIT 1`,
+          [runA.dataset_id, runA.id],
+        );
+        bId = r.rows[0]?.id;
+        // nothing to compare with yet: an empty comparison (the page shows "no data")
+        if (bId === undefined) return { a: runA, b: null, summary: Object.fromEntries(CHANGES.map((ch) => [ch, 0])), list: [], total: 0 };
+      }
+      const runB = await summaryOf(db, bId);
+      if (!runB) throw invalid([{ field: 'b', message: `task ${bId} does not exist / 任务不存在` }]);
+      if (runB.dataset_id !== runA.dataset_id) {
+        throw invalid([{ field: 'b', message: 'only runs of the same dataset can be compared / 只能对比同一数据集的运行' }]);
+      }
+      const size = q.page_size ?? 20;
+      const offset = ((q.page ?? 1) - 1) * size;
+      const r = await db.query<Record<string, unknown> & { change: string; n: number }>(
+        `WITH pairs AS (
+           SELECT COALESCE(x.sample_index, y.sample_index) AS sample_index, COALESCE(x.input, y.input) AS input,
+                  COALESCE(x.expected, y.expected) AS expected,
+                  x.output AS a_output, x.score::float8 AS a_score, x.passed AS a_passed, ${scoresText('x')} AS a_scores,
+                  y.output AS b_output, y.score::float8 AS b_score, y.passed AS b_passed, ${scoresText('y')} AS b_scores,
+                  ${CHANGE_SQL} AS change
+             FROM (SELECT * FROM ${a.table}_result WHERE task_id = $1) x
+             FULL JOIN (SELECT * FROM ${a.table}_result WHERE task_id = $2) y ON y.sample_index = x.sample_index
+         ), counted AS (SELECT change, count(*)::int AS n FROM pairs GROUP BY change)
+         SELECT p.*, (SELECT COALESCE(json_object_agg(change, n), '{}'::json) FROM counted) AS counts, count(*) OVER ()::int AS total
+           FROM pairs p WHERE $3::text IS NULL OR p.change = $3
+          ORDER BY p.sample_index LIMIT $4 OFFSET $5`,
+        [runA.id, runB.id, q.change ?? null, size, offset],
+      );
+      let counts = (r.rows[0]?.counts ?? null) as Record<string, number> | null;
+      let total = Number(r.rows[0]?.total ?? 0);
+      if (!counts) {
+        // an empty page (past the end, or no row of that change): the counts on their own
+        const c = await db.query<{ change: string; n: number }>(
+          `SELECT ${CHANGE_SQL} AS change, count(*)::int AS n
+             FROM (SELECT * FROM ${a.table}_result WHERE task_id = $1) x
+             FULL JOIN (SELECT * FROM ${a.table}_result WHERE task_id = $2) y ON y.sample_index = x.sample_index
+            GROUP BY 1`,
+          [runA.id, runB.id],
+        );
+        counts = Object.fromEntries(c.rows.map((x) => [x.change, Number(x.n)]));
+        total = q.change ? Number(counts[q.change] ?? 0) : c.rows.reduce((s, x) => s + Number(x.n), 0);
+      }
+      const summary = Object.fromEntries(CHANGES.map((ch) => [ch, Number(counts![ch] ?? 0)]));
+      const list = r.rows.map(({ counts: _c, total: _t, ...row }) => row);
+      return { a: runA, b: runB, summary, list, total };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { RouteDef } from '../../http/route.js';
+import { telephonyConfig } from '../../voice/config.js';
+import { STATUS_PATH } from '../../voice/twilio.js';
+import { VK } from './keys.js';
+
+/**
+ * `GET call-center/dialer`: which dialer places the campaigns' calls (TELEPHONY_PROVIDER), whether
+ * it is ready, and what is missing when it is not. Secrets (the auth token) are never shown; the
+ * account SID only by its last four characters.
+ */
+export const dialerRoute: RouteDef = {
+  method: 'GET',
+  path: 'call-center/dialer',
+  access: { permission: [VK.task, VK.log] },
+  tags: ['call-center'],
+  summary: 'The active dialer of call campaigns: `dry-run` (places no call) or `twilio`, whether it is ready and why not',
+  query: { type: 'object', additionalProperties: false, properties: {} },
+  reply: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', enum: ['dry-run', 'twilio'] },
+      dry_run: { type: 'boolean' },
+      ready: { type: 'boolean' },
+      problems: { type: 'array', items: { type: 'string' } },
+      problems_text: { type: 'string' },
+      account: { type: 'string' },
+      from: { type: 'string' },
+      base_url: { type: 'string' },
+      status_callback_url: { type: 'string' },
+    },
+  },
+  handler: async () => {
+    const cfg = telephonyConfig();
+    const twilio = cfg.provider === 'twilio';
+    return {
+      name: cfg.provider,
+      dry_run: !twilio,
+      ready: cfg.problems.length === 0,
+      problems: cfg.problems,
+      problems_text: cfg.problems.join('\n'),
+      account: twilio && cfg.accountSid ? `…${cfg.accountSid.slice(-4)}` : '',
+      from: twilio ? cfg.from : '',
+      base_url: twilio ? cfg.baseUrl : '',
+      status_callback_url: twilio && cfg.publicUrl ? `${cfg.publicUrl}${STATUS_PATH}` : '',
+    };
+  },
+};

@@ -1,0 +1,228 @@
+/**
+ * The Jobs page (admin_center, system/jobs): what the work engine runs, newest first, with
+ * progress, attempts, the last error and who started it; retry and cancel (audited in the same
+ * transaction). `job/of` lets a page show the progress of its own records' jobs to anyone who
+ * may open that page. The engine itself is server/jobs (docs/architecture.md "The work engine").
+ */
+import { Keys } from '../auth/guards.js';
+import type { Queryable } from '../db/db.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { allowed } from '../http/register.js';
+import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { JOB_STATES } from '../jobs/types.js';
+
+/** The page that shows records of a ref type: who may open it may see those records' jobs. */
+export const REF_PAGE_KEYS: Record<string, string> = {
+  learn_doc: 'intelligent_text.text.learn.doc_manage',
+  text_task: 'intelligent_text.text.script_manage.task_list',
+  text_rating_task: 'intelligent_text.text.script_manage.rating_task_list',
+  lab_train_task: 'panda_descendant.lab.train.task',
+  call_task: 'intelligent_voice.admin.call_center.call_task',
+  product_desc: 'intelligent_text.text.learn.product_knowledge',
+  learn_export: 'intelligent_text.text.learn.material',
+  notification: 'intelligent_text.text.merchant_notice.notice_list',
+  config_auto_learn: 'intelligent_text.admin.config_center.auto_learn',
+};
+
+const live = { type: 'object', properties: {
+  id: { type: 'integer' },
+  kind: { type: 'string' },
+  title: { type: 'string' },
+  ref_type: { type: ['string', 'null'] },
+  ref_id: { type: ['integer', 'null'] },
+  state: { type: 'string', enum: [...JOB_STATES] },
+  progress_done: { type: 'integer' },
+  progress_total: { type: 'integer' },
+  /** percent 0–100 (0 while the total is unknown) */
+  progress: { type: 'integer' },
+  attempts: { type: 'integer' },
+  max_attempts: { type: 'integer' },
+  last_error: { type: 'string' },
+  cancel_requested: { type: 'boolean' },
+  created_at: { type: 'string', format: 'date-time' },
+  started_at: { type: ['string', 'null'], format: 'date-time' },
+  finished_at: { type: ['string', 'null'], format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+} };
+const row = {
+  type: 'object',
+  properties: {
+    ...live.properties,
+    created_by: { type: ['integer', 'null'] },
+    created_by_name: { type: ['string', 'null'] },
+    created_by_email: { type: ['string', 'null'] },
+  },
+};
+const detail = { type: 'object', properties: { ...row.properties, data: {}, result: {}, worker_id: { type: ['string', 'null'] } } };
+
+const LIVE_COLS = `j.id, j.kind, j.title, j.ref_type, j.ref_id, j.state, j.progress_done, j.progress_total,
+  CASE WHEN j.progress_total > 0 THEN least(100, j.progress_done * 100 / j.progress_total) WHEN j.state = 'done' THEN 100 ELSE 0 END AS progress,
+  j.attempts, j.max_attempts, j.last_error, j.cancel_requested, j.created_at, j.started_at, j.finished_at, j.updated_at`;
+const ROW_COLS = `${LIVE_COLS}, j.created_by, a.name AS created_by_name, a.email AS created_by_email`;
+const FROM = 'FROM work_job j LEFT JOIN accounts a ON a.id = j.created_by';
+
+const filters = {
+  state: { type: 'string', enum: [...JOB_STATES] },
+  kind: { type: 'string', maxLength: 64 },
+  ref_type: { type: 'string', maxLength: 64 },
+  ref_id: { type: 'integer', minimum: 1 },
+  created_by: { type: 'integer', minimum: 1, description: 'account id of who started it' },
+  keyword: { type: 'string', maxLength: 200, description: 'part of the title' },
+};
+interface Filters {
+  state?: string;
+  kind?: string;
+  ref_type?: string;
+  ref_id?: number;
+  created_by?: number;
+  keyword?: string;
+}
+
+function where(f: Filters): { sql: string; params: unknown[] } {
+  const keyword = f.keyword?.trim();
+  return {
+    sql: `${FROM} WHERE ($1::text IS NULL OR j.state = $1::text) AND ($2::text IS NULL OR j.kind = $2::text)
+      AND ($3::text IS NULL OR j.ref_type = $3::text) AND ($4::bigint IS NULL OR j.ref_id = $4::bigint)
+      AND ($5::int IS NULL OR j.created_by = $5::int)
+      AND ($6::text IS NULL OR j.title ILIKE '%' || replace(replace(replace($6::text, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
+    params: [f.state || null, f.kind || null, f.ref_type || null, f.ref_id ?? null, f.created_by ?? null, keyword || null],
+  };
+}
+
+const idBody = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+
+/** The job's state for the audit row and the 40009 message; 40004 when there is no such job. */
+async function stateOf(ctx: { db: Queryable }, id: number): Promise<{ state: string; attempts: number }> {
+  const r = await ctx.db.query<{ state: string; attempts: number }>('SELECT state, attempts FROM work_job WHERE id = $1 FOR UPDATE', [id]);
+  if (!r.rows[0]) throw notFound(`job ${id}`);
+  return r.rows[0];
+}
+
+async function liveRow(ctx: { db: Queryable }, id: number): Promise<unknown> {
+  return (await ctx.db.query(`SELECT ${ROW_COLS} ${FROM} WHERE j.id = $1`, [id])).rows[0];
+}
+
+const routes: RouteDef[] = defineRoutes([
+  {
+    method: 'GET',
+    path: 'job/list',
+    access: { permission: Keys.job },
+    summary: 'Jobs of the work engine, newest first, paged; filter by state, kind, ref (type, id), who started it, title',
+    query: { type: 'object', properties: { ...pageProps, ...filters } },
+    reply: pageReply(row),
+    handler(ctx: RouteContext<PageQuery & Filters>) {
+      const w = where(ctx.query);
+      return paged(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
+    },
+  },
+  {
+    method: 'GET',
+    path: 'job/detail',
+    access: { permission: [Keys.job, Keys.jobDetail] },
+    summary: 'One job with its data and result',
+    query: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+    reply: detail,
+    async handler(ctx: RouteContext<{ id: number }>) {
+      const r = await ctx.db.query(`SELECT ${ROW_COLS}, j.data, j.result, j.worker_id ${FROM} WHERE j.id = $1`, [ctx.query.id]);
+      if (!r.rows[0]) throw notFound(`job ${ctx.query.id}`);
+      return r.rows[0];
+    },
+  },
+  {
+    method: 'GET',
+    path: 'job/of',
+    access: 'login',
+    summary:
+      'The latest jobs (at most 20, newest first) of one record, e.g. ref_type=learn_doc&ref_id=12: state and progress only. ' +
+      'Allowed to whoever may open the page of that record type (or the Jobs page)',
+    query: {
+      type: 'object',
+      required: ['ref_type', 'ref_id'],
+      properties: { ref_type: { type: 'string', maxLength: 64 }, ref_id: { type: 'integer', minimum: 1 } },
+    },
+    reply: { type: 'array', items: live },
+    async handler(ctx: RouteContext<{ ref_type: string; ref_id: number }>) {
+      const pageKey = REF_PAGE_KEYS[ctx.query.ref_type];
+      const keys = pageKey ? [Keys.job, pageKey] : [Keys.job];
+      if (!allowed({ permission: keys }, ctx.user)) throw forbidden();
+      const r = await ctx.db.query(
+        `SELECT ${LIVE_COLS} FROM work_job j WHERE j.ref_type = $1 AND j.ref_id = $2 ORDER BY j.id DESC LIMIT 20`,
+        [ctx.query.ref_type, ctx.query.ref_id],
+      );
+      return r.rows;
+    },
+  },
+  {
+    method: 'POST',
+    path: 'job/cancel',
+    access: { permission: Keys.jobCancel },
+    summary: 'Cancels a queued job at once, a running one at its next progress call (within a few seconds); 40009 when it is over',
+    body: idBody,
+    reply: row,
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const { id } = ctx.body;
+      const before = await stateOf(ctx, id);
+      if (!(await ctx.req.server.jobs.cancel(ctx.db, id))) {
+        throw conflict(`job ${id} is ${before.state}: only a queued or running job can be cancelled / 任务已${stateZh(before.state)}，只能取消排队中或运行中的任务`);
+      }
+      const after = (await ctx.db.query<{ state: string; cancel_requested: boolean }>('SELECT state, cancel_requested FROM work_job WHERE id = $1', [id])).rows[0];
+      await ctx.audit({ action: 'cancel', resource: 'job', targetId: id, before: { state: before.state }, after });
+      return liveRow(ctx, id);
+    },
+  },
+  {
+    method: 'POST',
+    path: 'job/retry',
+    access: { permission: Keys.jobRetry },
+    summary: 'Runs a failed or cancelled job again (a full round of attempts; attempts keep counting); 40009 otherwise',
+    body: idBody,
+    reply: row,
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const { id } = ctx.body;
+      const before = await stateOf(ctx, id);
+      if (!(await ctx.req.server.jobs.retry(ctx.db, id))) {
+        const why = before.state === 'failed' || before.state === 'cancelled'
+          ? `job ${id} is of a kind this server does not run / 此服务不运行该类型的任务`
+          : `job ${id} is ${before.state}: only a failed or cancelled job can be retried / 任务${stateZh(before.state)}，只能重试失败或已取消的任务`;
+        throw conflict(why);
+      }
+      await ctx.audit({ action: 'retry', resource: 'job', targetId: id, before, after: { state: 'queued' } });
+      return liveRow(ctx, id);
+    },
+  },
+]);
+
+function stateZh(state: string): string {
+  return ({ queued: '排队中', running: '运行中', done: '已完成', failed: '失败', cancelled: '已取消' } as Record<string, string>)[state] ?? state;
+}
+
+/**
+ * A test-only way to put a `system.noop` job on the queue (browser tests of the Jobs page):
+ * registered only when the server starts with JOBS_TEST_ROUTES=1, never in a deployment.
+ */
+const testRoutes: RouteDef[] = defineRoutes([
+  {
+    method: 'POST',
+    path: 'job/test-noop',
+    access: { permission: Keys.jobRetry },
+    summary: 'TEST ONLY (JOBS_TEST_ROUTES=1): enqueues a system.noop job (steps of 100 ms, planned failures)',
+    body: {
+      type: 'object',
+      properties: {
+        steps: { type: 'integer', minimum: 0, maximum: 10_000 },
+        failTimes: { type: 'integer', minimum: 0, maximum: 100 },
+        maxAttempts: { type: 'integer', minimum: 1, maximum: 10 },
+        title: { type: 'string', maxLength: 200 },
+      },
+    },
+    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    handler(ctx: RouteContext<unknown, { steps?: number; failTimes?: number; maxAttempts?: number; title?: string }>) {
+      const { steps, failTimes, maxAttempts, title } = ctx.body;
+      return ctx.req.server.jobs.enqueue(ctx.db, 'system.noop', { steps, failTimes }, { createdBy: ctx.user?.id ?? null, maxAttempts, title });
+    },
+  },
+]);
+
+const exported = process.env.JOBS_TEST_ROUTES === '1' ? [...routes, ...testRoutes] : routes;
+export { exported as routes };
