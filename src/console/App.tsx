@@ -11,6 +11,7 @@ import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';
 import { sessionStore } from './session/store.js';
 import { DEFAULT_LOCALE, settingsStore, type Locale } from './settings/store.js';
+import { readableTokens } from './settings/contrast.js';
 
 const i18n = createI18n(settingsStore.get().locale);
 
@@ -63,7 +64,7 @@ export function ConsoleApp() {
   }, [dark]);
 
   const themeConfig = useMemo(
-    () => ({ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: primaryColor } }),
+    () => ({ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, ...readableTokens(primaryColor, dark) }),
     [dark, primaryColor],
   );
 

@@ -36,7 +36,7 @@ export function orderedKeys(keys: string[], s: ColumnSettings): string[] {
 
 export function useColumnSettings(userId: string | number | null | undefined, schemaId: string, keys: string[], defaultHidden: string[]) {
   const key = columnSettingsKey(userId, schemaId);
-  const fallback = useMemo<ColumnSettings>(() => ({ order: keys, hidden: defaultHidden, widths: {} }), [keys.join(','), defaultHidden.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+  const fallback = useMemo<ColumnSettings>(() => ({ order: keys, hidden: defaultHidden, widths: {} }), [keys.join(','), defaultHidden.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps -- the column keys by value, not the arrays' identity
   const [state, setState] = useState(() => ({ key, fallback, settings: read(key, fallback) }));
   // another schema, user or column set: read again during render (no effect, no extra commit)
   let settings = state.settings;

@@ -29,3 +29,15 @@ export interface SchemaScope {
 }
 
 export const SchemaScopeContext = createContext<SchemaScope>({ schemaId: '', enums: {} });
+
+/**
+ * What a detail page tells the lists it embeds: how many times its record loaded (a list reloads
+ * quietly each time it grows) and whether the page has a live refresh of its own (`refreshWhile`:
+ * then it drives the reloads and a list's `refreshWhile.watch` is not asked).
+ */
+export interface ParentReload {
+  loads: number;
+  live: boolean;
+}
+
+export const ParentReloadContext = createContext<ParentReload | null>(null);

@@ -49,6 +49,12 @@ function prepareNode(node: FormilyNode, pointer: string, o: PrepareOptions): Rec
     for (const k of TRANSLATED_PROPS) if (typeof p[k] === 'string' && !String(p[k]).includes('{{')) p[k] = o.t(String(p[k]));
     out['x-component-props'] = p;
   }
+  // a field's input is named by its title (FormItem's label is not a <label for> the input), so
+  // screen readers announce it and filters without a visible label still have a name
+  if (node.type !== 'void' && node['x-component'] && typeof out.title === 'string' && out.title) {
+    const p = (out['x-component-props'] ?? {}) as Record<string, unknown>;
+    if (p['aria-label'] === undefined) out['x-component-props'] = { ...p, 'aria-label': out.title };
+  }
   const validator = node['x-validator'];
   if (validator && typeof validator === 'object') {
     const tr = (r: unknown) => (r && typeof r === 'object' && 'message' in r && typeof r.message === 'string' ? { ...r, message: o.t(r.message) } : r);

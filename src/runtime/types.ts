@@ -16,6 +16,7 @@ import type {
   TFormilyObject,
   TFormilySchema,
   TListSchema,
+  TRefreshWhile,
   TSection,
   TTabsSchema,
 } from '../../schemas/meta/src/index.js';
@@ -34,6 +35,7 @@ export type {
   TFormilyObject as FormilyObject,
   TFormilySchema as FormilyNode,
   TListSchema as ListSchema,
+  TRefreshWhile as RefreshWhileSpec,
   TSection as SectionSpec,
   TTabsSchema as TabsSchema,
 };

@@ -105,7 +105,7 @@ export function useSchema(id: string | null, prepare?: PrepareSchema): SchemaSta
       off();
     };
     // `ready` only decides whether the first fetch is needed
-  }, [loader, id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [loader, id]); // eslint-disable-line react-hooks/exhaustive-deps -- `ready` only decides whether the first fetch is needed
   return state;
 }
 
@@ -159,6 +159,6 @@ export function useRouteSchema(path: string, prepare?: PrepareSchema): RouteSche
       off();
     };
     // `settled` only decides whether the first fetch is needed
-  }, [loader, path]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [loader, path]); // eslint-disable-line react-hooks/exhaustive-deps -- `settled` only decides whether the first fetch is needed
   return state;
 }

@@ -3,11 +3,10 @@ import { Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { PASSWORD_MIN_LENGTH } from '../contract/password.js';
 import { http } from '../console/http/instance.js';
 import { useConsoleUi } from '../console/services.js';
 import { changePassword } from '../console/session/actions.js';
-
-const MIN_LENGTH = 8;
 
 interface Values {
   old_password: string;
@@ -43,7 +42,7 @@ export default function ChangePassword() {
           label={t('shell.changePassword.new')}
           rules={[
             { required: true, message: t('shell.changePassword.newRequired') },
-            { min: MIN_LENGTH, message: t('shell.changePassword.minLength', { min: MIN_LENGTH }) },
+            { min: PASSWORD_MIN_LENGTH, message: t('shell.changePassword.minLength', { min: PASSWORD_MIN_LENGTH }) },
           ]}
         >
           <Input.Password autoComplete="new-password" />

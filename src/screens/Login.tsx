@@ -48,7 +48,7 @@ export default function Login() {
   };
 
   return (
-    <div className="login-screen" data-testid="login-page">
+    <main className="login-screen" data-testid="login-page">
       <div style={{ position: 'absolute', top: 16, right: 24 }}>
         <LanguageSwitch />
       </div>
@@ -104,6 +104,6 @@ export default function Login() {
           </Button>
         </Form>
       </div>
-    </div>
+    </main>
   );
 }

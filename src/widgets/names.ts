@@ -57,6 +57,7 @@ export const DISPLAY_WIDGETS = [
   'JsonView',
   'AuditDiff',
   'Transcript',
+  'Progress',
 ] as const;
 
 /** Drawn in place of an unknown name (never named by schemas). */

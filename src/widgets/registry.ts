@@ -113,6 +113,7 @@ export function defaultEntries(): WidgetEntry[] {
     e('JsonView', 'display', JsonView),
     lazy('AuditDiff', 'display', () => import('./display/AuditDiff.js'), (m) => m.AuditDiff),
     lazy('Transcript', 'display', () => import('./display/Transcript.js'), (m) => m.Transcript),
+    lazy('Progress', 'display', () => import('./display/Progress.js'), (m) => m.Progress),
     e(UNKNOWN_WIDGET, 'display', UnknownWidget),
   ];
 }

@@ -96,6 +96,27 @@ export const ApiCall = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Live refresh while something runs: the page reloads quietly (no spinner, rows, scroll and
+ * selection kept) every `intervalMs` while a value of `field` is one of `in` — in any shown row
+ * (list), in the record (detail), or in the reply of `watch` when given (an object, an array or
+ * a page of rows) — and stops when none is, or while the browser tab is hidden.
+ */
+export const RefreshWhile = Type.Object(
+  {
+    /** dotted path into a row / the record / the watch reply, e.g. "status" */
+    field: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.]*$' }),
+    /** the values that mean "still running" (compared as text: 0 matches "0") */
+    in: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { minItems: 1 }),
+    /** ms between reloads: 500–2000, default 2000 */
+    intervalMs: Type.Optional(Type.Integer({ minimum: 500, maximum: 2000 })),
+    /** test this call's reply instead (e.g. the task of a result list); it is called every interval while it matches */
+    watch: Type.Optional(ApiCall),
+  },
+  { additionalProperties: false, description: 'reload quietly while a shown value of `field` is one of `in`' },
+);
+
+export type TRefreshWhile = Static<typeof RefreshWhile>;
 export type TI18nKey = Static<typeof I18nKey>;
 export type TParamMap = Static<typeof ParamMap>;
 export type TApiCall = Static<typeof ApiCall>;

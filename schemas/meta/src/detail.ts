@@ -1,7 +1,7 @@
 /** `detail`: descriptions and sections for one record, plus embedded lists. */
 import { Type, type Static } from '@sinclair/typebox';
 import { ActionList } from './actions.js';
-import { ApiCall, Condition, EnumId, I18nKey, ParamMap, PermissionKey, Props, SchemaId, WidgetName, header, pageFields, OneOfByType } from './common.js';
+import { ApiCall, Condition, EnumId, I18nKey, ParamMap, PermissionKey, Props, RefreshWhile, SchemaId, WidgetName, header, pageFields, OneOfByType } from './common.js';
 
 export const DetailItem = Type.Object(
   {
@@ -67,6 +67,8 @@ export const DetailSchema = Type.Object(
     load: ApiCall,
     actions: Type.Optional(ActionList),
     sections: Type.Array(Section, { minItems: 1 }),
+    /** reload quietly while the record is still running (see RefreshWhile); embedded lists reload with it */
+    refreshWhile: Type.Optional(RefreshWhile),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 /** `list`: a data table with filters (synced to the URL query), columns and actions. */
 import { Type, type Static } from '@sinclair/typebox';
 import { ActionList } from './actions.js';
-import { ApiRef, Condition, EnumId, I18nKey, ParamMap, PermissionKey, Props, WidgetName, header, pageFields, StringEnum } from './common.js';
+import { ApiRef, Condition, EnumId, I18nKey, ParamMap, PermissionKey, Props, RefreshWhile, WidgetName, header, pageFields, StringEnum } from './common.js';
 import { FormilyObject } from './formily.js';
 
 export const Column = Type.Object(
@@ -79,6 +79,8 @@ export const ListSchema = Type.Object(
     columnSettings: Type.Optional(Type.Boolean()),
     emptyText: Type.Optional(I18nKey),
     scrollX: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** reload quietly while a shown row is still running (see RefreshWhile) */
+    refreshWhile: Type.Optional(RefreshWhile),
   },
   { additionalProperties: false },
 );

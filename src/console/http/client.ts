@@ -44,6 +44,8 @@ export interface HttpDeps {
   /** 20001: clear persisted state and `sid`, go to /login */
   onUnauthorized(): void;
   getToken(): string | undefined;
+  /** the console's locale, sent as `x-lang` so the server's messages come in it (server/http/lang.ts) */
+  getLocale?(): string;
   baseURL?: string;
   /** the wire (default: XMLHttpRequest) */
   transport?: Transport;
@@ -91,8 +93,10 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       deps.onUnauthorized();
       throw new ApiError(env.code, deps.t('common.http.pleaseLogin'), env.data, status);
     }
-    if (!opts?.silent) deps.showError(env.msg || deps.t('common.http.failed'));
-    throw new ApiError(env.code, env.msg, env.data, status);
+    // the server answers in the x-lang language; an empty msg falls back to the code's own text
+    const msg = env.msg || (deps.t(`common.codes.${env.code}`) !== `common.codes.${env.code}` ? deps.t(`common.codes.${env.code}`) : deps.t('common.http.failed'));
+    if (!opts?.silent) deps.showError(msg);
+    throw new ApiError(env.code, msg, env.data, status);
   };
 
   const fail = (msg: string, opts: RequestOptions | undefined, data: unknown, status?: number): never => {
@@ -104,6 +108,8 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     const headers: Record<string, string> = { accept: 'application/json, text/plain, */*' };
     const token = deps.getToken();
     if (token) headers['admin-token'] = token;
+    const locale = deps.getLocale?.();
+    if (locale) headers['x-lang'] = locale;
     let data: TransportRequest['data'];
     if (cfg.data instanceof FormData || cfg.data instanceof Blob || typeof cfg.data === 'string') data = cfg.data;
     else if (cfg.data !== undefined) {

@@ -5,6 +5,7 @@
 import { clearSession } from '../session/store.js';
 import { readSid } from './cookies.js';
 import { createHttpClient } from './client.js';
+import { settingsStore } from '../settings/store.js';
 
 export interface HttpUi {
   t(key: string, vars?: Record<string, unknown>): string;
@@ -30,4 +31,5 @@ export const http = createHttpClient({
     ui.toLogin();
   },
   getToken: readSid,
+  getLocale: () => settingsStore.get().locale,
 });

@@ -22,7 +22,8 @@ export function LanguageSwitch() {
     <Button
       type="text"
       icon={<GlobalOutlined />}
-      aria-label={t('shell.header.language')}
+      // the accessible name starts with the visible text (WCAG 2.5.3 label in name)
+      aria-label={`${t(`shell.languages.${locale}`)} · ${t('shell.header.language')}`}
       data-testid="lang-switch"
       onMouseEnter={wanted ? undefined : warm}
       onFocus={wanted ? undefined : warm}

@@ -84,7 +84,7 @@ export default function MainLayout() {
         theme="light"
         style={{ borderRight: `1px solid ${token.colorBorderSecondary}`, position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
       >
-        <div className="console-brand" title={t('shell.app.title')} style={{ color: token.colorPrimary }} onClick={() => navigate('/home')}>
+        <div className="console-brand" title={t('shell.app.title')} style={{ color: token.colorLink }} onClick={() => navigate('/home')}>
           {collapsed ? t('shell.app.short') : t('shell.app.brand')}
         </div>
         <Menu

@@ -1,5 +1,5 @@
-/** User menu: change password and logout. */
-import { KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+/** User menu: change password, my sessions and logout. */
+import { DesktopOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -15,6 +15,7 @@ export function UserMenu() {
   const user = sessionStore.use((s) => s.user);
   const onClick = async ({ key }: { key: string }) => {
     if (key === 'change-password') navigate('/change-password');
+    if (key === 'my-sessions') navigate('/my-sessions');
     if (key === 'logout') {
       await logout(http).catch(() => undefined);
       void message.success(t('shell.header.loggedOut'));
@@ -28,6 +29,7 @@ export function UserMenu() {
         onClick,
         items: [
           { key: 'change-password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('shell.header.changePassword')}</span> },
+          { key: 'my-sessions', icon: <DesktopOutlined />, label: <span data-testid="menu-my-sessions">{t('shell.header.mySessions')}</span> },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('shell.header.logout')}</span> },
         ],

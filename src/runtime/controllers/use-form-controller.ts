@@ -53,7 +53,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
   const { env, mode } = opts;
   const spec = schema.modes[mode];
   const readOnly = mode === 'view';
-  const form = useMemo(() => createForm({ readPretty: readOnly, initialValues: opts.record ?? {} }), [schema, mode, opts.record]); // eslint-disable-line react-hooks/exhaustive-deps
+  const form = useMemo(() => createForm({ readPretty: readOnly, initialValues: opts.record ?? {} }), [schema, mode, opts.record]); // eslint-disable-line react-hooks/exhaustive-deps -- a new form for a new schema, mode or record only (readOnly follows mode)
   const load = spec?.load ?? (mode !== 'add' ? schema.load : undefined);
   const [loading, setLoading] = useState(Boolean(load));
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -61,7 +61,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
   const paramsKey = JSON.stringify(opts.params);
   const baseScope = useMemo(
     () => ({ params: opts.params, query: opts.query ?? {}, user: opts.user ?? null, mode, record: opts.record ?? {} }),
-    [paramsKey, mode, opts.record, opts.user], // eslint-disable-line react-hooks/exhaustive-deps
+    [paramsKey, mode, opts.record, opts.user], // eslint-disable-line react-hooks/exhaustive-deps -- params by value (paramsKey), not by identity
   );
   const scopeRef = useRef(baseScope);
   scopeRef.current = baseScope;
@@ -83,7 +83,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     return () => {
       live = false;
     };
-  }, [form, load, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [form, load, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- loads again for a new form, load or params (by value), not for a new env object
 
   const submit = useCallback(async (): Promise<FormOutcome | null> => {
     const submitSpec = spec?.submit;
@@ -131,7 +131,7 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     } finally {
       setSubmitting(false);
     }
-  }, [form, spec, schema, env]);
+  }, [form, spec, schema, env, mode]);
 
   return {
     form,

@@ -1,7 +1,8 @@
 /**
  * Headless list controller: paging (page / page_size, default 10), filters and sort synced
- * to a QueryPort (the URL query for page lists), selection, loading, refresh and total.
- * Widgets only draw what it returns.
+ * to a QueryPort (the URL query for page lists), selection, loading, refresh and total, and
+ * the live refresh of `refreshWhile` (quiet reloads: no loading state, rows kept until the
+ * reply is in, selection kept). Widgets only draw what it returns.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../contract/codes.js';
@@ -11,6 +12,7 @@ import { resolveMap } from '../expr/template.js';
 import { decodeFilters, encodeFilters, filterFields, scalarFilters } from '../filters.js';
 import type { QueryPort } from '../query.js';
 import type { ListSchema, RuntimeUser } from '../types.js';
+import { useRefreshWhile } from './use-refresh-while.js';
 
 export type Row = Record<string, unknown>;
 export type SortOrder = 'ascend' | 'descend';
@@ -21,6 +23,8 @@ export interface ListControllerOptions {
   /** route params (or params handed to an embedded list) */
   params?: Record<string, unknown>;
   user?: RuntimeUser | null;
+  /** a parent page reloads this list (a detail page's embedded list): `refreshWhile.watch` is not asked */
+  parentRefreshes?: boolean;
 }
 
 export interface ListController {
@@ -43,6 +47,10 @@ export interface ListController {
   selectedRows: Row[];
   setSelection(keys: Array<string | number>, rows: Row[]): void;
   refresh(): void;
+  /** reloads without a loading state (rows stay until the reply is in); resolves when it is in */
+  refreshQuietly(): Promise<void>;
+  /** `refreshWhile` is reloading the list now */
+  live: boolean;
   rowKey: string;
   /** antd virtual table for large pages */
   virtual: boolean;
@@ -56,9 +64,11 @@ interface RequestState {
   totalEstimated: boolean;
   loading: boolean;
   error: unknown;
+  /** replies (or failures) so far */
+  loads: number;
 }
 
-const INITIAL: RequestState = { rows: [], total: 0, totalEstimated: false, loading: true, error: null };
+const INITIAL: RequestState = { rows: [], total: 0, totalEstimated: false, loading: true, error: null, loads: 0 };
 
 const int = (v: string | undefined, fallback: number) => {
   const n = Number(v);
@@ -77,7 +87,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const page = int(q.page, 1);
   const pageSize = int(q.page_size, defaultSize);
   const filtersKey = JSON.stringify(fields.map((f) => q[f.name] ?? null));
-  const filters = useMemo(() => decodeFilters(fields, q), [fields, filtersKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const filters = useMemo(() => decodeFilters(fields, q), [fields, filtersKey]); // eslint-disable-line react-hooks/exhaustive-deps -- the query's filter values by value (filtersKey), not the query object's identity
   const sortField = q[sortNames.field] ?? schema.defaultSort?.field;
   const sortOrderRaw = q[sortNames.order] ?? schema.defaultSort?.order;
   const sortOrder = sortOrderRaw === 'ascend' || sortOrderRaw === 'descend' ? sortOrderRaw : undefined;
@@ -85,8 +95,11 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   // one state for what a request brings, so a reply is one update (one commit), and a request
   // started while the list already shows its loading state changes nothing
   const [result, setResult] = useState<RequestState>(INITIAL);
-  const { rows, total, totalEstimated, loading, error } = result;
+  const { rows, total, totalEstimated, loading, error, loads } = result;
   const [tick, setTick] = useState(0);
+  // the next request is a quiet one (refreshWhile); who waits for the reply
+  const quiet = useRef(false);
+  const waiters = useRef<Array<() => void>>([]);
   const [selection, setSelectionState] = useState<{ keys: Array<string | number>; rows: Row[] }>({ keys: [], rows: [] });
   const { keys: selectedKeys, rows: selectedRows } = selection;
   const seq = useRef(0);
@@ -94,7 +107,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const paramsKey = JSON.stringify(opts.params ?? {});
   const baseScope = useMemo(
     () => ({ filters, query: q, params: opts.params ?? {}, user: opts.user ?? null }),
-    [filtersKey, paramsKey, opts.user], // eslint-disable-line react-hooks/exhaustive-deps
+    [filtersKey, paramsKey, opts.user], // eslint-disable-line react-hooks/exhaustive-deps -- filters and params by value (their keys), not by identity
   );
 
   /** The request for the current state (throws when a `data.params` expression fails). */
@@ -123,7 +136,18 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
 
   useEffect(() => {
     const id = ++seq.current;
-    const failed = (e: unknown) => setResult((r) => ({ ...r, loading: false, error: e }));
+    const isQuiet = quiet.current;
+    quiet.current = false;
+    const settled = () => {
+      const w = waiters.current;
+      waiters.current = [];
+      for (const f of w) f();
+    };
+    const failed = (e: unknown) => {
+      // a quiet reload that fails keeps what is shown (the next one tries again)
+      setResult((r) => (isQuiet ? { ...r, loads: r.loads + 1 } : { ...r, loading: false, error: e, loads: r.loads + 1 }));
+      settled();
+    };
     let request: Record<string, unknown>;
     try {
       request = buildRequest();
@@ -136,23 +160,25 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     first.current = null;
     const reply =
       pending && pending.key === JSON.stringify([schema.data.api, request]) ? pending.reply : callApi<unknown>(env.http, schema.data.api, request);
-    setResult((r) => (r.loading ? r : { ...r, loading: true }));
+    if (!isQuiet) setResult((r) => (r.loading ? r : { ...r, loading: true }));
     reply.then(
       (data) => {
         if (id !== seq.current) return;
         if (Array.isArray(data)) {
-          setResult({ rows: data as Row[], total: data.length, totalEstimated: false, loading: false, error: null });
+          setResult((r) => ({ rows: data as Row[], total: data.length, totalEstimated: false, loading: false, error: null, loads: r.loads + 1 }));
         } else {
           const pageData = (data ?? {}) as { list?: Row[]; total?: number; total_estimated?: boolean };
           const list = pageData.list ?? [];
-          setResult({ rows: list, total: pageData.total ?? list.length, totalEstimated: pageData.total_estimated === true, loading: false, error: null });
+          const next = { rows: list, total: pageData.total ?? list.length, totalEstimated: pageData.total_estimated === true, loading: false, error: null };
+          setResult((r) => ({ ...next, loads: r.loads + 1 }));
         }
+        settled();
       },
       (e: unknown) => {
         if (id === seq.current) failed(e);
       },
     );
-  }, [schema, page, pageSize, filtersKey, sortField, sortOrder, tick, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [schema, page, pageSize, filtersKey, sortField, sortOrder, tick, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- reloads on these values only (filters and params by their keys)
 
   const setFilters = useCallback(
     (values: Record<string, unknown>) => query.set({ ...encodeFilters(fields, values), page: undefined }),
@@ -178,6 +204,35 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const setSelection = useCallback((keys: Array<string | number>, sel: Row[]) => setSelectionState({ keys, rows: sel }), []);
   const scope = useMemo(() => ({ ...baseScope, selection: selectedRows, selectedKeys }), [baseScope, selectedRows, selectedKeys]);
   const refresh = useCallback(() => setTick((t) => t + 1), []);
+  const refreshQuietly = useCallback(
+    () =>
+      new Promise<void>((resolve) => {
+        waiters.current.push(resolve);
+        quiet.current = true;
+        setTick((t) => t + 1);
+      }),
+    [],
+  );
+  const rowKey = schema.data.rowKey ?? 'id';
+
+  // selected rows follow a reload: the same keys, the fresh row objects
+  useEffect(() => {
+    setSelectionState((sel) => {
+      if (!sel.keys.length) return sel;
+      const fresh = new Map(rows.map((r) => [r[rowKey] as string | number, r]));
+      const next = sel.rows.map((r) => fresh.get(r[rowKey] as string | number) ?? r);
+      return next.some((r, i) => r !== sel.rows[i]) ? { keys: sel.keys, rows: next } : sel;
+    });
+  }, [rows, rowKey]);
+
+  const live = useRefreshWhile(schema.refreshWhile, {
+    env,
+    data: rows,
+    loads,
+    scope: baseScope,
+    reload: refreshQuietly,
+    watch: !opts.parentRefreshes,
+  });
 
   return {
     rows,
@@ -198,7 +253,9 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     selectedRows,
     setSelection,
     refresh,
-    rowKey: schema.data.rowKey ?? 'id',
+    refreshQuietly,
+    live,
+    rowKey,
     virtual: pageSize >= (pagination?.virtualThreshold ?? 100),
     scope,
   };

@@ -95,8 +95,8 @@ const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
   '*': (a, b) => (a as number) * (b as number),
   '/': (a, b) => (a as number) / (b as number),
   '%': (a, b) => (a as number) % (b as number),
-  '==': (a, b) => a == b, // eslint-disable-line eqeqeq
-  '!=': (a, b) => a != b, // eslint-disable-line eqeqeq
+  '==': (a, b) => a == b, // eslint-disable-line eqeqeq -- the expression language's == is loose, like JavaScript's
+  '!=': (a, b) => a != b, // eslint-disable-line eqeqeq -- the expression language's != is loose, like JavaScript's
   '===': (a, b) => a === b,
   '!==': (a, b) => a !== b,
   '<': (a, b) => (a as number) < (b as number),

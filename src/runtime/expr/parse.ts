@@ -28,6 +28,7 @@ function install(): void {
   if (installed) return;
   installed = true;
   jsep.hooks.add('gobble-token', function gobbleObject(this: jsep.HookScope, env: { node?: Node }) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- jsep hands its parser scope as `this`; the helpers below read it
     const scope = this;
     const at = (): number => scope.code;
     if (at() !== OCURLY) return;

@@ -2,7 +2,7 @@
  * The frame of the three session viewers: filters (shop, time range, channel / direction,
  * keyword) above a paged session list, beside the conversation pane of the picked session.
  */
-import { Button, Card, Col, DatePicker, Empty, Form, Input, List, Pagination, Row, Select, Space, Spin, Typography } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Form, Input, List, Pagination, Row, Select, Space, Spin, theme, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useRuntimeEnv } from '../../console/services.js';
@@ -23,6 +23,7 @@ const PAGE_SIZE = 20;
 
 export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, D>) {
   const env = useRuntimeEnv();
+  const { token } = theme.useToken();
   const [form] = Form.useForm();
   const [shops, setShops] = useState<ShopOption[]>([]);
   const [filters, setFilters] = useState<SessionFilters>({});
@@ -122,7 +123,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
       <Row gutter={12} wrap={false}>
         <Col flex="360px" style={{ minWidth: 300 }}>
           <Card size="small" styles={{ body: { padding: 0 } }}>
-            <div style={{ height: 'calc(100vh - 300px)', minHeight: 360, overflowY: 'auto' }} data-testid="session-list">
+            <div style={{ height: 'calc(100vh - 300px)', minHeight: 360, overflowY: 'auto' }} tabIndex={0} data-testid="session-list">
               <List
                 loading={loading}
                 dataSource={data?.list ?? []}
@@ -135,7 +136,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
                     style={{
                       cursor: 'pointer',
                       padding: '8px 12px',
-                      background: s.id === selected ? 'var(--ant-color-primary-bg, #e6f4ff)' : undefined,
+                      background: s.id === selected ? token.colorPrimaryBg : undefined,
                     }}
                   >
                     {cfg.renderItem(s)}
@@ -159,7 +160,8 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
         </Col>
         <Col flex="auto" style={{ minWidth: 0 }}>
           <Card size="small" data-testid="session-pane">
-            <div style={{ height: 'calc(100vh - 260px)', minHeight: 400, overflowY: 'auto' }}>
+            {/* a scrolling region takes the keyboard focus, so it scrolls without a mouse */}
+            <div style={{ height: 'calc(100vh - 260px)', minHeight: 400, overflowY: 'auto' }} tabIndex={0}>
               {detailLoading && !detail ? (
                 <Spin />
               ) : detail ? (

@@ -1,18 +1,23 @@
 import { Alert, Descriptions, Space, Spin } from 'antd';
-import { createElement } from 'react';
+import { createElement, useMemo } from 'react';
 import { isShown } from '../../runtime/actions.js';
 import { getPath } from '../../runtime/api.js';
-import { useRuntime } from '../../runtime/context.js';
+import { ParentReloadContext, useRuntime } from '../../runtime/context.js';
 import { useDetailController } from '../../runtime/controllers/use-detail-controller.js';
 import { resolveMap } from '../../runtime/expr/template.js';
 import type { DetailSchema, LoadedSchema, SectionSpec } from '../../runtime/types.js';
 import { ActionButtons } from '../actions/ActionButtons.js';
+import { LiveMark } from '../LiveMark.js';
 import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
 import { SchemaById } from '../schema-page/SchemaById.js';
 import { useInspect } from '../schema-page/inspect.js';
 
-/** Detail page: load one record, draw description sections, embedded lists and widgets. */
+/**
+ * Detail page: load one record, draw description sections, embedded lists and widgets. The
+ * embedded lists reload (quietly) whenever the record does: after an action, and every live
+ * refresh (`refreshWhile`).
+ */
 export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSchema>; params: Record<string, unknown> }) {
   const { env, registry, user } = useRuntime();
   const { openForm } = useFormHost();
@@ -20,6 +25,8 @@ export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSche
   const ctl = useDetailController(schema, { env, params, user });
   useInspect({ params, record: ctl.record });
   const scope = ctl.scope;
+  const live = !!schema.refreshWhile;
+  const parentReload = useMemo(() => ({ loads: ctl.loads, live }), [ctl.loads, live]);
 
   const section = (s: SectionSpec, si: number) => {
     if (!isShown(s, env, scope)) return null;
@@ -61,13 +68,20 @@ export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSche
     <PlainCard
       title={env.t(schema.title)}
       data-schema-id={loaded.id}
-      extra={<ActionButtons actions={schema.actions} host={{ env, scope, refresh: ctl.refresh, openForm }} />}
+      extra={
+        <Space>
+          <LiveMark env={env} live={ctl.live} />
+          <ActionButtons actions={schema.actions} host={{ env, scope, refresh: ctl.refresh, openForm }} />
+        </Space>
+      }
     >
       {ctl.error ? <Alert type="error" showIcon message={String((ctl.error as Error)?.message ?? ctl.error)} /> : null}
       <Spin spinning={ctl.loading}>
-        <Space direction="vertical" style={{ width: '100%' }} size={16}>
-          {ctl.record ? schema.sections.map(section) : null}
-        </Space>
+        <ParentReloadContext.Provider value={parentReload}>
+          <Space direction="vertical" style={{ width: '100%' }} size={16}>
+            {ctl.record ? schema.sections.map(section) : null}
+          </Space>
+        </ParentReloadContext.Provider>
       </Spin>
     </PlainCard>
   );

@@ -13,7 +13,7 @@ export function JsonView({ value, maxHeight }: DisplayProps) {
     }
   }
   return (
-    <pre className="bo-json" style={{ maxHeight: typeof maxHeight === 'number' ? maxHeight : 320, overflow: 'auto', margin: 0, fontSize: 12 }}>
+    <pre className="bo-json" tabIndex={0} style={{ maxHeight: typeof maxHeight === 'number' ? maxHeight : 320, overflow: 'auto', margin: 0, fontSize: 12 }}>
       {typeof v === 'string' ? v : JSON.stringify(v, null, 2)}
     </pre>
   );

@@ -58,6 +58,6 @@ export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption
     return () => {
       live = false;
     };
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- `key` is made of every input of the fetch
   return state;
 }

@@ -31,7 +31,10 @@ export function FilterForm({ schema, values, onSearch, onReset, scope, shown: fi
   const drawn = useMemo(() => (unfolded ? schema : pickFilters(schema, open)), [schema, open, unfolded]);
   const prepared = usePreparedSchema(drawn, '/filters');
   const loadFolded = () => void preloadSchemaWidgets(registry, pickFilters(schema, folded));
-  const form = useMemo(() => createForm({ values }), [schema]); // eslint-disable-line react-hooks/exhaustive-deps
+  // one form per schema and language: Formily keeps a field's title and props from its first
+  // render, so a language switch builds the filters again (the values come from the URL); env.t
+  // changes once the new language's texts have loaded, a moment after env.locale
+  const form = useMemo(() => createForm({ values }), [schema, env.locale, env.t]); // eslint-disable-line react-hooks/exhaustive-deps -- later values are copied in by the effect below
   const key = JSON.stringify(values);
   // the form starts with the values; later query changes (back button, reset) are copied in
   const shown = useRef({ form, key });
@@ -39,7 +42,7 @@ export function FilterForm({ schema, values, onSearch, onReset, scope, shown: fi
     if (shown.current.form === form && shown.current.key === key) return;
     shown.current = { form, key };
     form.setValues(values, 'overwrite');
-  }, [form, key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [form, key]); // eslint-disable-line react-hooks/exhaustive-deps -- the values by value (their JSON key), not the object's identity
   return (
     <FormProvider form={form}>
       <FormLayout layout="inline" {...(schema['x-component-props'] ?? {})}>

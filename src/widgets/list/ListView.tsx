@@ -1,12 +1,13 @@
 import { Alert, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMemo, type Key } from 'react';
+import { useContext, useEffect, useMemo, useRef, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
-import { useRuntime } from '../../runtime/context.js';
+import { ParentReloadContext, useRuntime } from '../../runtime/context.js';
 import { useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
 import { useMemoryQuery, useUrlQuery, type QueryPort } from '../../runtime/query.js';
 import type { ListSchema, LoadedSchema } from '../../runtime/types.js';
 import { ActionButtons } from '../actions/ActionButtons.js';
+import { LiveMark } from '../LiveMark.js';
 import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
 import { useInspect } from '../schema-page/inspect.js';
@@ -31,7 +32,9 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   const { env, registry, user } = useRuntime();
   const { openForm } = useFormHost();
   const schema = loaded.schema;
-  const ctl = useListController(schema, { env, query, params, user });
+  const parent = useContext(ParentReloadContext);
+  const ctl = useListController(schema, { env, query, params, user, parentRefreshes: !!(embedded && parent?.live) });
+  useParentReload(embedded ? parent?.loads : undefined, ctl.refreshQuietly);
   useInspect({ query: query.values, params, total: ctl.total, rows: ctl.rows.slice(0, 20), filters: ctl.filters });
 
   const shown = useMemo(() => visibleColumns(schema.columns, env, ctl.scope), [schema, env, ctl.scope]);
@@ -79,9 +82,12 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
             <ActionButtons actions={schema.batchActions} host={host(ctl.scope)} />
           ) : null}
         </Space>
-        {schema.columnSettings !== false && (
-          <ColumnSettingsButton env={env} columns={shown} order={cols.order} settings={cols.settings} save={cols.save} reset={cols.reset} />
-        )}
+        <Space>
+          <LiveMark env={env} live={ctl.live} />
+          {schema.columnSettings !== false && (
+            <ColumnSettingsButton env={env} columns={shown} order={cols.order} settings={cols.settings} save={cols.save} reset={cols.reset} />
+          )}
+        </Space>
       </div>
       {ctl.error ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={String((ctl.error as Error)?.message ?? ctl.error)} /> : null}
       <Table<Row>
@@ -123,4 +129,14 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
       {body}
     </PlainCard>
   );
+}
+
+/** An embedded list reloads quietly each time the page around it reloads (not on its first load). */
+function useParentReload(loads: number | undefined, reload: () => Promise<void>) {
+  const seen = useRef(loads);
+  useEffect(() => {
+    if (loads === undefined || loads === seen.current) return;
+    seen.current = loads;
+    void reload();
+  }, [loads, reload]);
 }

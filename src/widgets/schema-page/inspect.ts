@@ -12,7 +12,7 @@ export function useInspect(data: Record<string, unknown>): void {
   const key = sink ? safeKey(data) : '';
   useEffect(() => {
     sink?.publish(data);
-  }, [sink, key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [sink, key]); // eslint-disable-line react-hooks/exhaustive-deps -- the data by value (its key), not the object's identity
 }
 
 function safeKey(v: unknown): string {

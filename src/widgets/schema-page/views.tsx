@@ -11,7 +11,7 @@ import type { PageKind } from '../../runtime/types.js';
 
 type LazyKind = Exclude<PageKind, 'list'>;
 // the props differ per kind; SchemaView passes the right ones for the kind it picked
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the props differ per kind (above)
 type View = ComponentType<any>;
 
 const loaders: Record<LazyKind, LoadOnce<View>> = {

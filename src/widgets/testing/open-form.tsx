@@ -13,7 +13,7 @@ function Opener({ req, onDone }: { req: OpenFormRequest; onDone?(ok: boolean): v
   const { openForm } = useFormHost();
   useEffect(() => {
     void openForm(req).then((ok) => onDone?.(ok));
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- opens the form once, on mount
   return null;
 }
 

@@ -1,0 +1,59 @@
+/** What one configuration answers with: an assistant, a prompt and a model server (none: the built-in responder). */
+import { Form, Select } from 'antd';
+import type { RuntimeEnv } from '../../runtime/env.js';
+
+export interface Options {
+  assistants: Array<{ id: number; name: string; shop_id: number | null; channel: string; model_server_id: number | null }>;
+  prompts: Array<{ id: number; name: string; model_server_id: number | null }>;
+  model_servers: Array<{ id: number; name: string }>;
+}
+
+export interface SideConfig {
+  assistant_id?: number;
+  prompt_id?: number;
+  /** 0: the built-in responder */
+  model_server_id: number;
+}
+
+export const BUILTIN = 0;
+
+export function ConfigFields({ env, options, side }: { env: RuntimeEnv; options: Options; side: 'a' | 'b' }) {
+  const form = Form.useFormInstance();
+  const name = (f: keyof SideConfig) => [side, f];
+  // choosing an assistant or a prompt brings its model server along (it stays editable)
+  const follow = (serverId: number | null | undefined) => {
+    if (serverId && options.model_servers.some((s) => s.id === serverId)) form.setFieldValue(name('model_server_id'), serverId);
+  };
+  return (
+    <>
+      <Form.Item name={name('assistant_id')} label={env.t('config.playground.assistant')}>
+        <Select
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder={env.t('config.playground.none')}
+          data-testid={`playground-assistant-${side}`}
+          options={options.assistants.map((a) => ({ value: a.id, label: a.name }))}
+          onChange={(id) => follow(options.assistants.find((a) => a.id === id)?.model_server_id)}
+        />
+      </Form.Item>
+      <Form.Item name={name('prompt_id')} label={env.t('config.playground.prompt')}>
+        <Select
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder={env.t('config.playground.none')}
+          data-testid={`playground-prompt-${side}`}
+          options={options.prompts.map((p) => ({ value: p.id, label: p.name }))}
+          onChange={(id) => follow(options.prompts.find((p) => p.id === id)?.model_server_id)}
+        />
+      </Form.Item>
+      <Form.Item name={name('model_server_id')} label={env.t('config.playground.model')} initialValue={BUILTIN}>
+        <Select
+          data-testid={`playground-model-${side}`}
+          options={[{ value: BUILTIN, label: env.t('config.playground.builtin') }, ...options.model_servers.map((s) => ({ value: s.id, label: s.name }))]}
+        />
+      </Form.Item>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+/** One side of the playground: its turns, the one streaming now, and how to send or stop. */
+import { useCallback, useRef, useState } from 'react';
+import { streamPlayground, StreamRefused, type Citation, type PlaygroundBody } from './stream.js';
+
+export interface Turn {
+  question: string;
+  text: string;
+  status: 'streaming' | 'done' | 'error';
+  responder: 'builtin' | 'model' | null;
+  model: string;
+  citations: Citation[];
+  latencyMs: number | null;
+  tokens: { prompt: number; completion: number } | null;
+  error: string;
+  note: string;
+}
+
+export function useRun() {
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const abort = useRef<AbortController | null>(null);
+  const patch = (p: Partial<Turn>) => setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 ? { ...t, ...p } : t)));
+
+  const send = useCallback(async (body: PlaygroundBody) => {
+    abort.current?.abort();
+    const ctl = new AbortController();
+    abort.current = ctl;
+    const fresh: Turn = { question: body.message, text: '', status: 'streaming', responder: null, model: '', citations: [], latencyMs: null, tokens: null, error: '', note: '' };
+    setTurns((ts) => [...ts, fresh]);
+    try {
+      await streamPlayground(
+        body,
+        (e) => {
+          if (e.event === 'start') patch({ responder: e.data.responder });
+          else if (e.event === 'delta') setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 ? { ...t, text: t.text + e.data.text } : t)));
+          else if (e.event === 'done')
+            patch({ status: 'done', text: e.data.text, responder: e.data.responder, model: e.data.model, citations: e.data.citations, latencyMs: e.data.latency_ms, tokens: e.data.tokens, note: e.data.note ?? '' });
+          else if (e.event === 'error') patch({ status: 'error', error: e.data.msg });
+        },
+        ctl.signal,
+      );
+      setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 && t.status === 'streaming' ? { ...t, status: 'done' } : t)));
+    } catch (e) {
+      if (ctl.signal.aborted) patch({ status: 'done' });
+      else patch({ status: 'error', error: e instanceof StreamRefused ? e.message : String((e as Error).message ?? e) });
+    }
+  }, []);
+
+  const stop = useCallback(() => abort.current?.abort(), []);
+  const clear = useCallback(() => setTurns([]), []);
+  const last = turns.at(-1) ?? null;
+  return { turns, last, send, stop, clear, busy: last?.status === 'streaming' };
+}
