@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import type { JobEngine } from '../../server/jobs/engine.js';
 import type { Db } from '../../server/db/db.js';
 import { defineRoutes, type RouteDef } from '../../server/http/route.js';
 import { startServer, type ApiClient, type TestServer } from './harness.js';
@@ -18,7 +19,7 @@ afterAll(async () => {
 const count = async (table: string) => (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
 
 describe('deny by default', () => {
-  it('a limited account gets 40003 on admin calls and nothing is written', async () => {
+  it('a limited account gets 40003 on admin calls and nothing is written but the refusals\' audit rows', async () => {
     const roles = await count('roles');
     const audits = await count('audit_logs');
     for (const [method, path, body] of [
@@ -35,7 +36,10 @@ describe('deny by default', () => {
       expect(r.body, path).toEqual({ code: 40003, msg: 'forbidden', data: null });
     }
     expect(await count('roles')).toBe(roles);
-    expect(await count('audit_logs')).toBe(audits);
+    // one audit row per refused call (server/http/register.ts), nothing else
+    const rows = await s.db.query<{ action: string; actor_id: number }>('SELECT action, actor_id FROM audit_logs ORDER BY id OFFSET $1', [audits]);
+    expect(rows.rows).toHaveLength(7);
+    expect(rows.rows.every((r) => r.action === 'forbidden' && r.actor_id === limited.accountId)).toBe(true);
     const me = await limited.get('User/Get');
     expect(me.body.data.roles).toEqual([expect.objectContaining({ id: limited.roleId, is_super_admin: false })]);
   });
@@ -60,7 +64,7 @@ describe('deny by default', () => {
     expect((await c.get('account/list')).body.code).toBe(10000);
     expect((await c.get('role/all')).body.code).toBe(10000);
     expect((await c.get('role/list')).body.code).toBe(40003);
-    expect((await c.post('account/create', { email: 'x@example.com', name: 'x', password: 'password-1' })).body.code).toBe(40003);
+    expect((await c.post('account/create', { email: 'x@example.com', name: 'x', password: 'amber-kettle-river-7' })).body.code).toBe(40003);
   });
 
   it('a role editor cannot create super-admin roles or grant keys it does not hold', async () => {
@@ -86,20 +90,22 @@ describe('static', () => {
 describe('buildApp', () => {
   const config = { ...loadConfig({}), logLevel: 'silent' };
   const db = {} as Db;
+  // no database here: an engine that is never started (buildApp starts only one it makes itself)
+  const jobs = { running: false, runsWorkers: false } as unknown as JobEngine;
   const ok = defineRoutes([{ method: 'GET', path: 'x/ok', access: 'login', handler: async () => null }]);
 
   it('throws when a route declares no access', async () => {
     const bad = [{ method: 'GET', path: 'x/open', handler: async () => null } as unknown as RouteDef];
-    await expect(buildApp({ config, db, routes: [...ok, ...bad] })).rejects.toThrow(/GET \/api\/admin\/x\/open declares no access/);
+    await expect(buildApp({ config, db, jobs, routes: [...ok, ...bad] })).rejects.toThrow(/GET \/api\/admin\/x\/open declares no access/);
   });
 
   it('throws when a route names a key that is not in the manifest', async () => {
     const bad = defineRoutes([{ method: 'GET', path: 'x/typo', access: { permission: 'intelligent_text.text.shop.lst' }, handler: async () => null }]);
-    await expect(buildApp({ config, db, routes: bad })).rejects.toThrow(/not in the manifest/);
+    await expect(buildApp({ config, db, jobs, routes: bad })).rejects.toThrow(/not in the manifest/);
   });
 
   it('builds with valid routes', async () => {
-    const app = await buildApp({ config, db, routes: ok });
+    const app = await buildApp({ config, db, jobs, routes: ok });
     await app.close();
   });
 });

@@ -14,34 +14,34 @@ afterAll(async () => {
 describe('accounts', () => {
   it('create, list with roles, duplicate email → 40009', async () => {
     const role = await admin.ok('POST', 'role/create', { name: 'Ops', permission_ids: [] });
-    const acc = await admin.ok('POST', 'account/create', { email: 'Ops@Example.com', name: 'Ops', password: 'ops-password', role_ids: [role.id] });
+    const acc = await admin.ok('POST', 'account/create', { email: 'Ops@Example.com', name: 'Ops', password: 'amber-kettle-river-7', role_ids: [role.id] });
     expect(acc).toMatchObject({ email: 'ops@example.com', status: 1, role_ids: [role.id], roles: [{ id: role.id, name: 'Ops', is_super_admin: false }] });
     expect(acc.password_hash).toBeUndefined();
-    const dup = await admin.post('account/create', { email: 'ops@example.com', name: 'x', password: 'ops-password' });
+    const dup = await admin.post('account/create', { email: 'ops@example.com', name: 'x', password: 'amber-kettle-river-7' });
     expect(dup.body.code).toBe(40009);
     const list = await admin.ok('GET', 'account/list', { keyword: 'ops' });
     expect(list).toMatchObject({ total: 1, page: 1, page_size: 10 });
     expect(list.list[0]).toMatchObject({ email: 'ops@example.com', roles: [{ name: 'Ops' }] });
-    expect((await admin.post('account/create', { email: 'y@example.com', name: 'y', password: 'ops-password', role_ids: [9999] })).body.code).toBe(40004);
+    expect((await admin.post('account/create', { email: 'y@example.com', name: 'y', password: 'amber-kettle-river-7', role_ids: [9999] })).body.code).toBe(40004);
     expect((await admin.post('account/update', { id: 9999, name: 'z' })).body.code).toBe(40004);
   });
 
   it('disabling an account revokes its sessions and blocks login', async () => {
-    await admin.ok('POST', 'account/create', { email: 'dis@example.com', name: 'Dis', password: 'dis-password' });
-    const c = await s.login('dis@example.com', 'dis-password');
+    await admin.ok('POST', 'account/create', { email: 'dis@example.com', name: 'Dis', password: 'amber-kettle-river-7' });
+    const c = await s.login('dis@example.com', 'amber-kettle-river-7');
     const id = (await c.get('User/Get')).body.data.id;
     await admin.ok('POST', 'account/update', { id, status: 0 });
     expect((await c.get('User/Get')).body.code).toBe(20001);
     const live = await s.db.query('SELECT 1 FROM sessions WHERE account_id = $1 AND revoked_at IS NULL', [id]);
     expect(live.rows).toHaveLength(0);
-    expect((await s.anon().post('user/login', { email: 'dis@example.com', password: 'dis-password' })).body.code).toBe(40001);
+    expect((await s.anon().post('user/login', { email: 'dis@example.com', password: 'amber-kettle-river-7' })).body.code).toBe(40001);
     await admin.ok('POST', 'account/update', { id, status: 1 });
-    await s.login('dis@example.com', 'dis-password');
+    await s.login('dis@example.com', 'amber-kettle-river-7');
   });
 
   it('deleting an account ends its sessions; own account and last super admin are protected', async () => {
-    await admin.ok('POST', 'account/create', { email: 'del@example.com', name: 'Del', password: 'del-password' });
-    const c = await s.login('del@example.com', 'del-password');
+    await admin.ok('POST', 'account/create', { email: 'del@example.com', name: 'Del', password: 'amber-kettle-river-7' });
+    const c = await s.login('del@example.com', 'amber-kettle-river-7');
     const id = (await c.get('User/Get')).body.data.id;
     await admin.ok('POST', 'account/delete', { id });
     expect((await c.get('User/Get')).body.code).toBe(20001);
@@ -58,8 +58,8 @@ describe('accounts', () => {
   });
 
   it('reset-password returns a generated password once and ends the sessions', async () => {
-    const acc = await admin.ok('POST', 'account/create', { email: 'rst@example.com', name: 'R', password: 'rst-password' });
-    const c = await s.login('rst@example.com', 'rst-password');
+    const acc = await admin.ok('POST', 'account/create', { email: 'rst@example.com', name: 'R', password: 'amber-kettle-river-7' });
+    const c = await s.login('rst@example.com', 'amber-kettle-river-7');
     const r = await admin.ok('POST', 'account/reset-password', { id: acc.id });
     expect(r.generated).toBe(true);
     expect(r.password.length).toBeGreaterThanOrEqual(16);
@@ -84,7 +84,7 @@ describe('roles', () => {
     expect(page.total).toBe(1);
     await admin.ok('POST', 'role/update', { id: role.id, permission_ids: [ids[0]] });
     expect((await admin.ok('GET', 'role/detail', { id: role.id })).permission_ids).toEqual([ids[0]]);
-    await admin.ok('POST', 'account/create', { email: 'holder@example.com', name: 'H', password: 'holder-password', role_ids: [role.id] });
+    await admin.ok('POST', 'account/create', { email: 'holder@example.com', name: 'H', password: 'amber-kettle-river-7', role_ids: [role.id] });
     const held = await admin.post('role/delete', { id: role.id });
     expect(held.body.code).toBe(40009);
     expect(held.body.msg).toMatch(/still assigned/);

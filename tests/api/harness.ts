@@ -29,6 +29,7 @@ import type { SqlDb } from '../../server/db/sql-db.js';
 import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { hashPassword } from '../../server/auth/password.js';
+import type { Clock } from '../../server/jobs/clock.js';
 
 const hashes = new Map<string, Promise<string>>();
 const cachedHash = (password: string): Promise<string> => {
@@ -53,6 +54,8 @@ export interface StartOptions {
   config?: Partial<Config>;
   /** replace the route list (default: every route of server/routes/index.ts) */
   routes?: RouteDef[];
+  /** the work engine's clock (a ControlledClock moves schedules and call windows without waiting) */
+  clock?: Clock;
 }
 
 export interface TestServer {
@@ -185,6 +188,13 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     seedDemo: opts.seedDemo ?? false,
     staticDir: path.join(tmp, 'no-dist'),
     logLevel: 'silent',
+    // a suite signs in and calls far more often than a person: the request limit and the
+    // sessions-per-account limit are set out of reach unless a test sets them (throttle, sessions tests)
+    rateLimitPerMinute: 1_000_000,
+    rateLimitLoginPerMinute: 1_000_000,
+    sessionsPerAccount: 1_000_000,
+    // each PostgreSQL test schema has its queue beside it (dropped with it)
+    ...(pgUrl ? { jobsSchema: `${schema}_boss` } : {}),
     ...opts.config,
   };
   let db: SqlDb;
@@ -202,7 +212,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   // the tests' own writes (accounts and roles made straight in the database) go through the
   // app's tracker too, so the app's short-lived read caches see them as it sees its own
   db = trackWrites(db);
-  const app = await buildApp({ config, db, routes: opts.routes });
+  const app = await buildApp({ config, db, routes: opts.routes, clock: opts.clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -249,6 +259,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       if (pgUrl) {
         const admin = await openPg(pgUrl, { max: 1 });
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.query(`DROP SCHEMA IF EXISTS ${config.jobsSchema} CASCADE`);
         await admin.close();
       }
       fs.rmSync(tmp, { recursive: true, force: true });

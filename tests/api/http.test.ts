@@ -55,7 +55,7 @@ describe('envelope and HTTP statuses', () => {
   it('crash → HTTP 500, code 50000, no details', async () => {
     const r = await s.anon().get('test/crash');
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ code: 50000, msg: 'internal error', data: null });
+    expect(r.body).toEqual({ code: 50000, msg: 'internal error / 服务器内部错误', data: null });
   });
 
   it('an empty JSON body reads as {}', async () => {

@@ -64,9 +64,13 @@ describe('GET schema/detail', () => {
     expect(again.status).toBe(304);
   });
 
-  it('answers 40004, 40003 and 40001 as coded replies', async () => {
+  it('answers 40004 alike for a missing and a forbidden schema, and 40001', async () => {
+    const missing = (await textOnly.get('schema/detail', { id: 'demo.none' })).body;
+    const forbidden = (await textOnly.get('schema/detail', { id: 'demo.item_list' })).body;
+    expect(missing.code).toBe(40004);
+    expect(forbidden.code).toBe(40004);
+    expect(forbidden.msg.replaceAll('demo.item_list', 'X')).toBe(missing.msg.replaceAll('demo.none', 'X'));
     expect((await admin.get('schema/detail', { id: 'demo.none' })).body.code).toBe(40004);
-    expect((await textOnly.get('schema/detail', { id: 'demo.item_list' })).body.code).toBe(40003);
     expect((await admin.get('schema/detail')).body.code).toBe(40001);
   });
 });

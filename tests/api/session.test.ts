@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../server/auth/password.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -121,7 +122,10 @@ describe('session', () => {
     expect((await a.get('User/Get')).body.code).toBe(10000);
     expect((await b.get('User/Get')).body.code).toBe(20001);
     await s.login(ADMIN_EMAIL, 'new-password-1');
-    await a.ok('POST', 'user/update-pwd', { old_password: 'new-password-1', new_password: ADMIN_PASSWORD });
+    // back to the harness password, which the policy for new passwords would refuse (it contains
+    // the email's name part): stored directly, as an account from before the policy
+    await s.db.query('UPDATE accounts SET password_hash = $1 WHERE email = $2', [await hashPassword(ADMIN_PASSWORD), ADMIN_EMAIL]);
+    await s.login();
   });
 
   it('public config on the common base', async () => {

@@ -152,7 +152,7 @@ describe('admin_center schema pages (super admin)', () => {
     await formItem(modal, '密码').locator('input').fill('short');
     await modal.getByTestId('form-submit').click();
     await formItem(modal, '邮箱').getByText('请输入有效的邮箱地址').waitFor();
-    await formItem(modal, '密码').getByText('密码至少 8 位').waitFor();
+    await formItem(modal, '密码').getByText('密码 12 至 200 位（不能是常见密码，不能包含邮箱）').waitFor();
     await settle(page);
     await h.shot(page, 'account-add-errors');
 

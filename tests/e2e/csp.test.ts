@@ -154,7 +154,7 @@ describe('Content-Security-Policy', () => {
         new Promise<{ outcome: string[]; reported: string[] }>((resolve) =>
           setTimeout(() => {
             const seen = (window.__cspViolations ?? []).length;
-            // eslint-disable-next-line no-eval
+            // eslint-disable-next-line no-eval -- the test checks that the CSP refuses eval
             const outcome = [() => eval('1'), () => new Function('return 2')()].map((f: () => unknown) => {
               try {
                 return `ran: ${String(f())}`;

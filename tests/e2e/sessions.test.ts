@@ -1,8 +1,8 @@
 /**
  * The session / config-center / operations-tools / prompt pages in Chromium against the real
  * server with the demo seed: the three bespoke session viewers draw demo sessions and their
- * conversation, the playground answers (labelled as a simulation), and every schema page of the
- * area shows demo rows. Screenshots go to /tmp/shots/sessions-*.png.
+ * conversation, and every schema page of the area shows demo rows (the playground has its own
+ * test: tests/e2e/playground.test.ts). Screenshots go to /tmp/shots/sessions-*.png.
  * Run: node --import tsx --test tests/e2e/sessions.test.ts
  */
 import assert from 'node:assert/strict';
@@ -57,28 +57,6 @@ describe('session viewers (bespoke)', () => {
 
   it('voice: calls with their transcript', async () => {
     await viewer('session/voice', 'voice-sessions', '[data-testid=utterance]', 'sessions-voice');
-  });
-});
-
-describe('prompt playground (bespoke)', () => {
-  it('answers with a simulated reply built from the shop policies', async () => {
-    await openAdminPage(page, `${T}/scriptManage/playground`);
-    await page.getByTestId('prompt-playground').waitFor({ timeout: 20_000 });
-    await page.waitForLoadState('networkidle');
-    const pick = async (label: RegExp) => {
-      await page.getByLabel(label).click();
-      await page.keyboard.press('Enter');
-      await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
-    };
-    await pick(/^(Prompt|提示词)$/);
-    await pick(/^(Model server|模型服务)$/);
-    await pick(/^(Shop|店铺)$/);
-    await page.getByLabel(/Customer message|客户消息/).fill('How long does shipping take?');
-    await page.getByTestId('playground-send').click();
-    await page.getByTestId('playground-result').waitFor({ timeout: 10_000 });
-    assert.match(await page.getByTestId('playground-result').innerText(), /SIMULATION/);
-    await settle(page);
-    await h.shot(page, 'sessions-playground');
   });
 });
 

@@ -235,9 +235,10 @@ describe('forms save through the real calls', () => {
     const saved = path.join(mkdtempSync(path.join(tmpdir(), 'bo-export-')), file.suggestedFilename());
     await file.saveAs(saved);
     const text = readFileSync(saved, 'utf8');
-    assert.match(text.split(/\r?\n/)[0], /channel/);
-    assert.ok(text.includes(',email,'), 'email rows exported');
-    assert.ok(!text.includes(',chat,'), 'the channel filter of the page is applied to the export');
+    // localized column titles and enum labels (渠道, 邮件 / 聊天), not field names and codes
+    assert.match(text.split(/\r?\n/)[0], /渠道/);
+    assert.ok(text.includes(',邮件,'), 'email rows exported');
+    assert.ok(!text.includes(',聊天,') && !text.includes(',chat,'), 'the channel filter of the page is applied to the export');
   });
 
   it('shows a customer with their shops and mailboxes', async () => {
@@ -270,8 +271,9 @@ describe('end to end', () => {
     await row.waitFor();
     await row.locator('[data-action="push"]').click();
     await ok().click();
-    await page.locator('.ant-message-success', { hasText: '已推送给' }).waitFor();
-    await row.locator('[data-action="repush"]').waitFor();
+    // the push is a job (notification.push): the reply says it started, the row turns pushed by itself
+    await page.locator('.ant-message-success', { hasText: '已开始推送' }).waitFor();
+    await row.locator('[data-action="repush"]').waitFor({ timeout: 60_000 });
     const cells = await row.locator('td').allInnerTexts();
     const qty = Number(cells[4]);
     assert.ok(qty > 0, `push quantity: ${cells.join(' | ')}`);

@@ -64,14 +64,24 @@ describe('call center pages (super admin)', () => {
   });
 
   it('a task is paused and started again from the list', async () => {
-    const name = 'Black Friday delivery confirmations';
+    // a running task of its own, open all day (the demo tasks follow the latest-call-time rule by
+    // the real clock, so whether one of them runs depends on the time of day)
+    const name = 'E2E pause and start';
+    const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+    const scene = (await api<{ list: Array<{ id: number }> }>(page, 'call-center/scene/list', { page_size: 1 })).list[0];
+    const number = (await api<{ list: Array<{ id: number }> }>(page, 'call-center/number/list', { status: 1, page_size: 1 })).list[0];
+    const created = await page.request.post('/api/admin/call-center/task/create', {
+      headers: { 'admin-token': sid },
+      data: { name, scene_id: scene.id, number_ids: [number.id], mode: 'immediate', window_start: '00:00', latest_call_time: '23:59' },
+    });
+    assert.equal(((await created.json()) as { code: number }).code, 10000);
     await openAdminPage(page, `${R}/task`);
     const table = await waitList(page, 'intelligent_voice.call_center.task.list');
     const row = listRow(page, name);
     await row.getByRole('button', { name: '暂停' }).click();
     await confirmDialog(page).locator('.ant-btn-primary').click();
     await row.getByText('已暂停').waitFor({ timeout: 15_000 });
-    const t = (await api<{ list: Array<{ name: string; status: string; pause_reason: string }> }>(page, 'call-center/task/list', { keyword: 'Black Friday' })).list[0];
+    const t = (await api<{ list: Array<{ name: string; status: string; pause_reason: string }> }>(page, 'call-center/task/list', { keyword: 'E2E pause' })).list[0];
     assert.equal(t.status, 'pausing');
     assert.equal(t.pause_reason, 'manual');
     await row.getByRole('button', { name: '开始' }).click();

@@ -1,5 +1,6 @@
 /** Business rules beyond the per-route matrix: notifications, policy copy, lists, plan-order logs. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../jobs/until.js';
 import { auditMaxId, count, expectFieldError, fingerprint, startBiz, type BizEnv } from './helpers.js';
 
 let env: BizEnv;
@@ -25,7 +26,8 @@ describe('notifications', () => {
   it('push reaches every active shop of the target types; a second push needs force; read count is kept', async () => {
     const n = await env.admin.ok('POST', 'notification/add', { title: 'Hi', content: 'c', target_types: [2, 3] });
     expect(n).toMatchObject({ status: 0, push_quantity: 0, target_type_list: [{ id: 2 }, { id: 3 }] });
-    const pushed = await env.admin.ok('POST', 'notification/push', { id: n.id });
+    expect((await env.admin.ok('POST', 'notification/push', { id: n.id })).status).toBe(2); // pushing: a job writes the deliveries
+    const pushed = await until(() => env.admin.ok('GET', 'notification/detail', { id: n.id }), (x) => x.status === 1);
     const reach = (await env.s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM shop WHERE active AND type IN (2, 3)`)).rows[0].n;
     expect(pushed).toMatchObject({ status: 1, push_quantity: reach, push_read_count: 0 });
     expect(pushed.pushed_at).toBeTruthy();
@@ -37,7 +39,8 @@ describe('notifications', () => {
     expect((await env.admin.post('notification/update', { id: n.id, title: 'changed' })).body.code).toBe(40009);
 
     await env.s.db.query(`UPDATE notification_delivery SET read_at = now() WHERE notification_id = $1 AND shop_id IN (SELECT shop_id FROM notification_delivery WHERE notification_id = $1 LIMIT 3)`, [n.id]);
-    const forced = await env.admin.ok('POST', 'notification/push', { id: n.id, force: true });
+    await env.admin.ok('POST', 'notification/push', { id: n.id, force: true });
+    const forced = await until(() => env.admin.ok('GET', 'notification/detail', { id: n.id }), (x) => x.status === 1);
     expect(forced).toMatchObject({ push_quantity: reach, push_read_count: 3 });
   });
 

@@ -1,6 +1,6 @@
-/** Lab and script-management rules beyond the per-route matrix: status transitions, samples, runner, guards. */
+/** Lab and script-management rules beyond the per-route matrix: status transitions, samples, run enqueueing, guards (runs themselves: runs.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditMaxId, auditSince, expectFieldError, fingerprint } from '../business/helpers.js';
+import { auditMaxId, expectFieldError, fingerprint } from '../business/helpers.js';
 import { startLab, type LabEnv } from './env.js';
 
 let env: LabEnv;
@@ -63,32 +63,30 @@ describe('task status transitions', () => {
   });
 });
 
-describe('runner and results', () => {
-  it('advance evaluates samples with exit codes and scores, then finishes the task', async () => {
-    const ds = await env.admin.ok('POST', 'data-set/create', {
-      name: 'Runner set',
-      sample_format: 'jsonl',
-      samples_jsonl: Array.from({ length: 5 }, (_, i) => JSON.stringify({ input: `question ${i}`, expected: `answer number ${i}` })).join('\n'),
-    });
-    expect(ds.sample_count).toBe(5);
-    const t = await env.admin.ok('POST', 'script-task/create', { name: 'Run', dataset_id: ds.id, prompt: 'p', mode: 'immediate' });
-    expect(t).toMatchObject({ status: 'running', total: 5 });
-    const a0 = await auditMaxId(env.s);
-    const step = await env.admin.ok('POST', 'script-task/advance', { id: t.id, count: 3 });
-    expect(step).toMatchObject({ status: 'running', done: 3, progress: 60 });
-    const done = await env.admin.ok('POST', 'script-task/advance', { id: t.id, count: 10 });
-    expect(done).toMatchObject({ status: 'finished', done: 5, progress: 100 });
-    expect(done.finished_at).toBeTruthy();
-    expect((await auditSince(env.s, a0)).map((r) => r.action)).toEqual(['advance', 'finish']);
-    const res = await env.admin.ok('GET', 'script-task/result/list', { task_id: t.id, page_size: 50 });
-    expect(res.total).toBe(5);
-    expect(res.list.map((r: { sample_index: number }) => r.sample_index)).toEqual([1, 2, 3, 4, 5]);
-    const codes = new Map((await env.admin.ok('GET', 'exit-code/list', { page_size: 100 })).list.map((c: { code: string; need_semantics_score: number }) => [c.code, c.need_semantics_score]));
-    for (const r of res.list) {
-      expect(codes.has(r.exit_code)).toBe(true);
-      expect(r.score === null).toBe(codes.get(r.exit_code) === 0);
-    }
-    expect((await env.admin.post('script-task/advance', { id: t.id })).body.code).toBe(40009);
+describe('runs are enqueued with the change that starts them', () => {
+  const jobsOf = async (table: string, id: number) =>
+    (await env.s.db.query<{ state: string }>(`SELECT state FROM work_job WHERE ref_type = $1 AND ref_id = $2 ORDER BY id`, [table, id])).rows.map((r) => r.state);
+
+  it('an immediate task gets its run job when saved, a manual one at start; resume while the job is queued adds none', async () => {
+    const now = await newTask({ mode: 'immediate' });
+    expect(await jobsOf('text_task', now.id)).toEqual(['queued']);
+    const manual = await newTask();
+    expect(await jobsOf('text_task', manual.id)).toEqual([]);
+    await env.admin.ok('POST', 'script-task/start', { id: manual.id });
+    expect(await jobsOf('text_task', manual.id)).toEqual(['queued']);
+    await env.admin.ok('POST', 'script-task/pause', { id: manual.id });
+    await env.admin.ok('POST', 'script-task/start', { id: manual.id });
+    expect(await jobsOf('text_task', manual.id)).toEqual(['queued']);
+    const scheduled = await newTask({ mode: 'schedule', scheduled_at: '2026-12-01 08:00:00' });
+    expect(await jobsOf('text_task', scheduled.id)).toEqual([]);
+  });
+
+  it('a refused create enqueues nothing; the removed advance route is gone', async () => {
+    const before = (await env.s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job`)).rows[0].n;
+    expectFieldError(await env.admin.post('script-task/create', { name: 'S', dataset_id: env.fx.dataSetId, prompt: 'p', mode: 'immediate', model_server_id: 999999 }), 'model_server_id');
+    expectFieldError(await env.admin.post('script-task/create', { name: 'S', dataset_id: env.fx.dataSetId, prompt: 'p', mode: 'immediate', shop_id: 999999 }), 'shop_id');
+    expect((await env.s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job`)).rows[0].n).toBe(before);
+    expect((await env.admin.post('script-task/advance', { id: 1 })).body.code).toBe(40004);
   });
 });
 

@@ -62,8 +62,8 @@ function taskCases(name: string, table: string, k: { page: string; add: string; 
     post(`${name}/start`, k.edit, table, table, 'start', (_fx, e) => ({ id: e.id }), () => ({ id: 'x' }), 'id', create),
     post(`${name}/pause`, k.edit, table, table, 'pause', (_fx, e) => ({ id: e.id }), () => ({}), 'id', started),
     post(`${name}/stop`, k.edit, table, table, 'stop', (_fx, e) => ({ id: e.id }), () => ({ id: 1.5 }), 'id', started),
-    post(`${name}/advance`, k.edit, `${table}_result`, table, 'advance', (_fx, e) => ({ id: e.id, count: 1 }), (_fx, e) => ({ id: e.id, count: 0 }), 'count', started),
     { ...list(`${name}/result/list`, k.result, () => ({})), prepare: async (env) => ({ id: env.fx.finishedTaskId }), ok: (_fx, e) => ({ task_id: e.id, page: 1, page_size: 5 }), bad: () => ({ page: 1 }), badField: 'task_id' },
+    { method: 'GET', path: `${name}/compare`, key: k.result, prepare: create, ok: (_fx, e) => ({ a: e.id }), bad: () => ({ a: 'x' }), badField: 'a' },
   ];
 }
 
@@ -85,6 +85,8 @@ export const CASES: LabCase[] = [
     detail: `${T}.text.script_manage.rating_task_list.detail`, result: `${T}.text.script_manage.rating_task_list.result`,
   }, ratingTaskBody),
   { method: 'GET', path: 'script-task/assistant-options', key: `${T}.text.script_manage.rating_task_list.add`, ok: () => ({}), bad: () => ({ x: 1 }), badField: 'x' },
+  { method: 'GET', path: 'script-task/model-server-options', key: `${T}.text.script_manage.task_list.edit`, ok: () => ({}), bad: () => ({ x: 1 }), badField: 'x' },
+  { method: 'GET', path: 'script-task/shop-options', key: `${T}.text.script_manage.rating_task_list.add`, ok: () => ({ limit: 5 }), bad: () => ({ limit: 0 }), badField: 'limit' },
   // lab
   list('lab/dataset/list', `${P}.lab.train.dataset`, () => ({ data_type: 'qa' })),
   detail('lab/dataset/detail', `${P}.lab.train.dataset.update`, (fx) => fx.labDatasetId),

@@ -25,8 +25,12 @@ const one = async (s: TestServer, sql: string): Promise<number> => {
   return Number(r.rows[0].id);
 };
 
-export async function startLab(): Promise<LabEnv> {
-  const s = await startServer({ seedDemo: true });
+/**
+ * No workers by default: the route and rule tests compare table fingerprints, which a run
+ * working in the background would change (runs are tested in runs.test.ts).
+ */
+export async function startLab(opts: { workers?: number } = {}): Promise<LabEnv> {
+  const s = await startServer({ seedDemo: true, config: { workers: opts.workers ?? 0 } });
   const admin = await s.login();
   const outsider = await s.loginWithKeys(['admin_center.admin.permission.audit_logs']);
   const clients = new Map<string, Promise<ApiClient>>();

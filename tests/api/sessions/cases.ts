@@ -177,9 +177,8 @@ export const CASES: Case[] = [
     check: (d) => { if (!Array.isArray(d) || !d.length || !String(d[0].label).includes('-')) throw new Error(JSON.stringify(d).slice(0, 200)); },
   },
   {
-    method: 'POST', path: 'playground/run', key: `${T}.text.script_manage.playground`,
-    ok: (fx) => ({ prompt_id: fx.promptId, model_server_id: fx.serverId, shop_id: fx.shopId, message: 'How long does shipping take?' }),
-    bad: (fx) => ({ prompt_id: fx.promptId, model_server_id: fx.serverId, shop_id: fx.shopId, message: '' }), badField: 'message',
-    check: (d) => { if (d.simulated !== true || !String(d.reply).includes('SIMULATION')) throw new Error(JSON.stringify(d)); },
+    method: 'GET', path: 'prompt/playground-options', key: `${T}.text.script_manage.playground`,
+    ok: () => ({}), bad: () => ({ extra: 1 }), badField: 'extra',
+    check: (d) => { if (!Array.isArray(d.assistants) || !Array.isArray(d.prompts) || !Array.isArray(d.model_servers) || !d.prompts.length) throw new Error(JSON.stringify(d).slice(0, 200)); },
   },
 ];

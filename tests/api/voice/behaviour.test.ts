@@ -1,4 +1,4 @@
-/** Call-center rules beyond plain CRUD: task transitions (40009), the latest-call-time rule, in-use guards. */
+/** Call-center rules beyond plain CRUD: task transitions (40009), in-use guards. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 
@@ -56,23 +56,7 @@ describe('call task transitions', () => {
     expect(['running', 'pausing']).toContain(imm.status);
     expect(imm.start_at).toBeTruthy();
   });
-
-  it('tick pauses a running task past its latest call time and resumes it the next day', async () => {
-    const t = await newTask({ latest_call_time: '20:00' });
-    await s.db.query("UPDATE call_task SET status = 'running' WHERE id = $1", [t.id]);
-    // 21:00 in Shanghai
-    const r1 = await admin.ok('POST', 'call-center/task/tick', { at: '2026-11-22T13:00:00Z' });
-    expect(r1.changed).toContainEqual({ id: t.id, from: 'running', to: 'pausing' });
-    const paused = await admin.ok('GET', 'call-center/task/detail', { id: t.id });
-    expect(paused.pause_reason).toBe('overrun');
-    expect(new Date(paused.resume_at).toISOString()).toBe('2026-11-23T01:00:00.000Z');
-    const a = (await s.db.query<{ action: string }>("SELECT action FROM audit_logs WHERE resource = 'call_task' AND target_id = $1 ORDER BY id DESC LIMIT 1", [String(t.id)])).rows[0];
-    expect(a.action).toBe('auto_pause');
-    // the next morning at 09:30 Shanghai time it runs again
-    const r2 = await admin.ok('POST', 'call-center/task/tick', { at: '2026-11-23T01:30:00Z' });
-    expect(r2.changed).toContainEqual({ id: t.id, from: 'pausing', to: 'running' });
-    await admin.ok('POST', 'call-center/task/stop', { id: t.id });
-  });
+  // the latest-call-time rule, the call window and the campaign itself: campaign*.test.ts
 });
 
 describe('guards', () => {
@@ -80,7 +64,9 @@ describe('guards', () => {
     expect((await admin.post('call-center/scene/delete', { id: sceneId })).body.code).toBe(40009);
     const used = (await s.db.query<{ id: number }>('SELECT sound_id AS id FROM voice_scene WHERE sound_id IS NOT NULL LIMIT 1')).rows[0].id;
     expect((await admin.post('call-center/voice/delete', { id: used })).body.code).toBe(40009);
-    expect((await admin.post('call-center/task/delete', { id: (await s.db.query<{ id: number }>("SELECT id FROM call_task WHERE status = 'running' LIMIT 1")).rows[0].id })).body.code).toBe(40009);
+    const running = await newTask({ window_start: '00:00' });
+    await admin.ok('POST', 'call-center/task/start', { id: running.id });
+    expect((await admin.post('call-center/task/delete', { id: running.id })).body.code).toBe(40009);
   });
   it('checks the scene voice against its provider, and unknown numbers', async () => {
     const google = (await s.db.query<{ id: number }>("SELECT id FROM voice_sound WHERE provider = 'google' LIMIT 1")).rows[0].id;

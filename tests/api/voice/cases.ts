@@ -138,13 +138,6 @@ export const VOICE_CASES: VoiceCase[] = [
     ok: (_fx, x) => ({ id: x.id }), bad: () => ({ id: 0 }), badField: 'id', audit: { action: 'stop', resource: 'call_task' },
   },
   {
-    method: 'POST', path: 'call-center/task/tick', key: `${CC}.call_task`,
-    ok: () => ({ at: '2026-11-22T13:00:00Z' }), bad: () => ({ at: 'tomorrow' }), badField: 'at',
-    check: (d) => {
-      if (!Array.isArray(d.changed)) throw new Error('no changed list');
-    },
-  },
-  {
     method: 'POST', path: 'call-center/task/delete', key: `${CC}.call_task`, table: 'call_task',
     prepare: async (env, fx) => ({ id: await mk(env, 'call-center/task/create', { name: 'To delete', scene_id: fx.sceneId, number_ids: [fx.numberId], mode: 'manual', latest_call_time: '20:00' }) }),
     ok: (_fx, x) => ({ id: x.id }), bad: () => ({ id: 0 }), badField: 'id', audit: { action: 'delete', resource: 'call_task' },
@@ -155,6 +148,12 @@ export const VOICE_CASES: VoiceCase[] = [
     ...detail('call-center/log/detail', `${CC}.log.detail`, (fx) => fx.logId),
     check: (d, fx) => {
       if (d.id !== fx.logId || !Array.isArray(d.transcript) || !d.transcript.length) throw new Error(`no transcript: ${JSON.stringify(d).slice(0, 200)}`);
+    },
+  },
+  {
+    method: 'GET', path: 'call-center/dialer', key: `${CC}.call_task`, ok: () => ({}), bad: () => ({ x: 1 }), badField: 'x',
+    check: (d) => {
+      if (d.name !== 'dry-run' || d.dry_run !== true || d.ready !== true) throw new Error(`not the dry-run dialer: ${JSON.stringify(d)}`);
     },
   },
   // IVR and fallback

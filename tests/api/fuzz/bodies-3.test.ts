@@ -1,0 +1,4 @@
+/** Broken bodies for a third of the POST routes (tests/api/fuzz/run.ts). */
+import { fuzzFile } from './run.js';
+
+await fuzzFile('body', 2, 3);

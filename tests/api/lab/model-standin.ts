@@ -1,0 +1,56 @@
+/**
+ * A stand-in OpenAI-compatible model for run tests (the model is outside the system under test):
+ * `POST /v1/chat/completions` answers after `delayMs`. A request whose model starts with `judge`
+ * is a judge call: it answers `{"score": 0.8, "reason": "stand-in judge"}`. Any other model
+ * answers "The stand-in model's answer." Each chat request is kept (model, the last user message).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ModelStandIn {
+  baseUrl: string;
+  calls: Array<{ model: string; user: string }>;
+  close(): Promise<void>;
+}
+
+export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> {
+  const calls: ModelStandIn['calls'] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as { model?: string; messages?: Array<{ role: string; content: unknown }> }) : {};
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'not found' } }));
+      }
+      const model = String(body.model ?? '');
+      const users = (body.messages ?? []).filter((m) => m.role === 'user');
+      calls.push({ model, user: String(users.at(-1)?.content ?? '') });
+      const text = model.startsWith('judge') ? '{"score": 0.8, "reason": "stand-in judge"}' : "The stand-in model's answer.";
+      const timer = setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'c1',
+            object: 'chat.completion',
+            created: 0,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 20, completion_tokens: 7, total_tokens: 27 },
+          }),
+        );
+      }, delayMs);
+      res.on('close', () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    calls,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * Scored runs as work-engine jobs (issues 10 and 13): a rating task over a dataset runs by
+ * itself question by question, answered by the AI engine (the built-in responder when no model
+ * server is configured) and scored by the cascade; right expected answers score higher than
+ * wrong ones; a scheduled task starts at its time (controlled clock); stop keeps the answers so
+ * far; pause then resume answers no question twice; a judge model scores only where needed; two
+ * runs of a dataset compare question by question. The model, where one is used, is a stand-in
+ * HTTP server (outside the system under test).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ControlledClock } from '../../../server/jobs/clock.js';
+import { RUN_SLICE } from '../../../server/resources/lab/run-job.js';
+import { expectFieldError } from '../business/helpers.js';
+import { startServer, type ApiClient, type TestServer } from '../harness.js';
+import { until } from '../jobs/until.js';
+import { startModelStandIn, type ModelStandIn } from './model-standin.js';
+
+const POLICIES: Array<[string, string]> = [
+  ['Returns', 'Unworn items can be returned within 30 days of delivery for a full refund.'],
+  ['Shipping to Canada', 'We ship to Canada. Delivery to Canada takes 5 to 8 business days.'],
+  ['Jacket warranty', 'Every jacket has a two-year warranty against manufacturing defects.'],
+  ['Payment methods', 'We accept Visa, Mastercard, PayPal and Apple Pay at checkout.'],
+  ['发票', '可以开具电子发票，请在订单详情页点击申请发票。'],
+  ['退货政策', '未穿着的商品签收后七天内可以无理由退货。'],
+];
+
+const QUESTIONS = [
+  'Can I return unworn items?',
+  'How long does delivery to Canada take?',
+  'Is there a warranty on the jacket?',
+  'Which payment methods do you accept?',
+  '可以开发票吗？',
+  '商品可以退货吗？',
+];
+const RIGHT = [
+  'Unworn items can be returned within 30 days of delivery for a full refund.',
+  'Delivery to Canada takes 5 to 8 business days.',
+  'Every jacket has a two-year warranty against manufacturing defects.',
+  'We accept Visa, Mastercard, PayPal and Apple Pay at checkout.',
+  '可以开具电子发票，请在订单详情页点击申请发票。',
+  '未穿着的商品签收后七天内可以无理由退货。',
+];
+const WRONG = [
+  'Our shop is closed on Sundays and public holidays.',
+  'Gift cards never expire and can be topped up online.',
+  'Please keep the original box for your records.',
+  'Our newsletter comes out every Friday morning.',
+  '我们的门店周一不营业，周二照常开门。',
+  '会员积分可以在下次购物时抵扣现金。',
+];
+
+let s: TestServer;
+let admin: ApiClient;
+let shopId: number;
+let model: ModelStandIn;
+let slowServerId: number;
+let judgeServerId: number;
+const clock = new ControlledClock('2026-05-01T08:00:00Z');
+
+beforeAll(async () => {
+  s = await startServer({ clock });
+  admin = await s.login();
+  model = await startModelStandIn(120);
+  await admin.ok('POST', 'exit-code/create', { code: 'resolved', description: 'answered', need_semantics_score: 1 });
+  await admin.ok('POST', 'exit-code/create', { code: 'no_answer', description: 'nothing found', need_semantics_score: 0 });
+  shopId = (await admin.ok('POST', 'shop/create', { name: 'Runs test shop', type: 1 })).id;
+  for (const [title, content] of POLICIES) {
+    await admin.ok('POST', 'shop/policy/create', { shop_id: shopId, title, content, source_type: 1, channel: 'chat', status: 1 });
+  }
+  slowServerId = (await admin.ok('POST', 'config/model-server/create', { name: 'Slow stand-in', model: 'answer-slow', endpoint: model.baseUrl, timeout_ms: 5000 })).id;
+  judgeServerId = (await admin.ok('POST', 'config/model-server/create', { name: 'Judge stand-in', model: 'judge-1', endpoint: model.baseUrl, timeout_ms: 5000 })).id;
+}, 120_000);
+
+afterAll(async () => {
+  await s?.close();
+  await model?.close();
+});
+
+let seq = 0;
+async function dataset(samples: Array<{ input: string; expected: string }>): Promise<number> {
+  return (await admin.ok('POST', 'rating-data-set/create', { name: `Runs set ${++seq}`, samples })).id;
+}
+const pairs = (expected: string[]) => QUESTIONS.map((input, i) => ({ input, expected: expected[i] }));
+const many = (n: number) => Array.from({ length: n }, (_, i) => ({ input: `${QUESTIONS[i % QUESTIONS.length]} (#${i + 1})`, expected: RIGHT[i % RIGHT.length] }));
+
+async function task(datasetId: number, extra: Record<string, unknown> = {}) {
+  return admin.ok('POST', 'rating-task/create', { name: `Run ${++seq}`, dataset_id: datasetId, prompt: 'Answer briefly.', shop_id: shopId, mode: 'immediate', ...extra });
+}
+const detail = (id: number) => admin.ok('GET', 'rating-task/detail', { id });
+const results = async (id: number) => (await admin.ok('GET', 'rating-task/result/list', { task_id: id, page_size: 500 })).list as Array<Record<string, any>>;
+const statusIs = (id: number, ...want: string[]) => until(() => detail(id), (t) => want.includes(t.status), 30_000);
+async function rows(id: number): Promise<{ n: number; distinct: number }> {
+  const r = await s.db.query<{ n: number; distinct: number }>(
+    'SELECT count(*)::int AS n, count(DISTINCT sample_index)::int AS distinct FROM text_rating_task_result WHERE task_id = $1',
+    [id],
+  );
+  return r.rows[0];
+}
+/** the run jobs of a task are all over (none queued or running) */
+const runsOver = (id: number) =>
+  until(
+    async () => (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job WHERE ref_type = 'text_rating_task' AND ref_id = $1 AND state IN ('queued', 'running')`, [id])).rows[0].n,
+    (n) => n === 0,
+    20_000,
+  );
+
+describe('a run with no model server', () => {
+  it('an immediate rating task finishes by itself with per-question results from the built-in responder', async () => {
+    const t = await task(await dataset(pairs(RIGHT)));
+    expect(t).toMatchObject({ status: 'running', total: 6, done: 0 });
+    const done = await statusIs(t.id, 'finished');
+    expect(done).toMatchObject({ done: 6, total: 6, progress: 100 });
+    expect(done.finished_at).toBeTruthy();
+    const list = await results(t.id);
+    expect(list.map((r) => r.sample_index)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const r of list) {
+      expect(r.responder).toBe('builtin');
+      expect(r.output.length).toBeGreaterThan(0);
+      expect(r.scores.length).toBeGreaterThan(0);
+      for (const e of r.scores) expect(typeof e.reason).toBe('string');
+      expect(typeof r.passed).toBe('boolean');
+    }
+    // the built-in responder cites the shop's policy it answered from
+    expect(list.filter((r) => r.citations.length > 0).length).toBeGreaterThanOrEqual(5);
+    expect(list.filter((r) => r.exit_code === 'resolved').length).toBeGreaterThanOrEqual(5);
+    const job = await s.db.query<{ state: string; progress_done: number; progress_total: number }>(
+      `SELECT state, progress_done, progress_total FROM work_job WHERE ref_type = 'text_rating_task' AND ref_id = $1 ORDER BY id DESC LIMIT 1`,
+      [t.id],
+    );
+    expect(job.rows[0]).toMatchObject({ state: 'done', progress_done: 6, progress_total: 6 });
+  }, 60_000);
+
+  it('deliberately wrong expected answers score low, right ones higher', async () => {
+    const right = await task(await dataset(pairs(RIGHT)));
+    const wrong = await task(await dataset(pairs(WRONG)));
+    const r = await statusIs(right.id, 'finished');
+    const w = await statusIs(wrong.id, 'finished');
+    expect(w.pass_rate).toBe(0);
+    expect(w.avg_score).toBeLessThan(30);
+    expect(r.pass_rate).toBeGreaterThanOrEqual(50);
+    expect(r.avg_score).toBeGreaterThan(w.avg_score + 40);
+    // no judge configured: similarity decides and the row says why the judge did not score
+    const semantic = (await results(wrong.id)).filter((x) => x.scores.some((e: { scorer: string; score: number | null }) => e.scorer === 'similarity' && e.score !== null));
+    expect(semantic.length).toBeGreaterThan(0);
+    for (const x of semantic) expect(x.scores.at(-1)).toMatchObject({ scorer: 'judge', score: null, reason: 'no judge model configured / 未配置评判模型' });
+  }, 90_000);
+
+  it('two runs of one dataset compare question by question; runs of different datasets do not', async () => {
+    const set = await dataset(pairs(RIGHT));
+    const builtin = await task(set);
+    await statusIs(builtin.id, 'finished');
+    // the stand-in model answers every question with the same unrelated sentence
+    const viaModel = await task(set, { model_server_id: slowServerId });
+    await statusIs(viaModel.id, 'finished');
+    const cmp = await admin.ok('GET', 'rating-task/compare', { a: builtin.id, b: viaModel.id, page_size: 50 });
+    expect(cmp.summary.better).toBeGreaterThanOrEqual(4);
+    expect(cmp.summary.worse).toBe(0);
+    expect(cmp.total).toBe(6);
+    const better = cmp.list.filter((x: { change: string }) => x.change === 'better');
+    for (const x of better) expect(x.a_score).toBeGreaterThan(x.b_score);
+    expect(cmp.list[0]).toMatchObject({ sample_index: 1, input: QUESTIONS[0], expected: RIGHT[0], b_output: "The stand-in model's answer." });
+    // b defaults to the newest other run of the dataset; the filter keeps one kind of change
+    const back = await admin.ok('GET', 'rating-task/compare', { a: viaModel.id, change: 'worse' });
+    expect(back.b.id).toBe(builtin.id);
+    expect(back.total).toBe(cmp.summary.better);
+    expect(back.list.every((x: { change: string }) => x.change === 'worse')).toBe(true);
+    const other = await task(await dataset(pairs(WRONG)), { mode: 'manual' });
+    expectFieldError(await admin.get('rating-task/compare', { a: builtin.id, b: other.id }), 'b');
+    // a run with nothing to compare with yet: an empty comparison
+    expect(await admin.ok('GET', 'rating-task/compare', { a: other.id })).toMatchObject({ b: null, total: 0, list: [] });
+  }, 90_000);
+});
+
+describe('scheduled start', () => {
+  it('starts at scheduled_at on the engine clock, not before', async () => {
+    const t = await task(await dataset(pairs(RIGHT)), { mode: 'schedule', scheduled_at: '2026-05-01T09:00:00Z' });
+    expect(t.status).toBe('pending');
+    await new Promise((r) => setTimeout(r, 4500)); // two ticks at 08:00
+    expect((await detail(t.id)).status).toBe('pending');
+    clock.set('2026-05-01T09:00:30Z');
+    const started = await until(() => detail(t.id), (x) => x.status !== 'pending', 6_000);
+    expect(['running', 'finished']).toContain(started.status);
+    expect(new Date(started.started_at).getTime()).toBeGreaterThanOrEqual(Date.parse('2026-05-01T09:00:00Z'));
+    expect(new Date(started.started_at).getTime()).toBeLessThan(Date.parse('2026-05-01T09:05:00Z'));
+    expect((await statusIs(t.id, 'finished')).done).toBe(6);
+  }, 60_000);
+});
+
+describe('stop, pause and resume', () => {
+  it('stopping a run mid-way keeps the answers so far and answers no more', async () => {
+    const t = await task(await dataset(many(40)), { model_server_id: slowServerId });
+    await until(() => detail(t.id), (x) => x.done >= 3, 30_000);
+    const stopped = await admin.ok('POST', 'rating-task/stop', { id: t.id });
+    expect(stopped.status).toBe('stopped');
+    await runsOver(t.id);
+    const kept = await rows(t.id);
+    expect(kept.n).toBeGreaterThanOrEqual(3);
+    expect(kept.n).toBeLessThan(40);
+    expect(kept.distinct).toBe(kept.n);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await rows(t.id)).toEqual(kept);
+    const d = await detail(t.id);
+    expect(d).toMatchObject({ status: 'stopped', done: kept.n });
+    expect((await results(t.id)).every((r) => r.responder === 'model' && r.output === "The stand-in model's answer.")).toBe(true);
+  }, 60_000);
+
+  it('pause then resume continues where it stopped without answering any question twice', async () => {
+    const calls0 = model.calls.length;
+    const t = await task(await dataset(many(30)), { model_server_id: slowServerId });
+    await until(() => detail(t.id), (x) => x.done >= 4, 30_000);
+    expect((await admin.ok('POST', 'rating-task/pause', { id: t.id })).status).toBe('pausing');
+    await runsOver(t.id);
+    const paused = await rows(t.id);
+    expect(paused.n).toBeLessThan(30);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await rows(t.id)).toEqual(paused);
+    expect((await admin.ok('POST', 'rating-task/start', { id: t.id })).status).toBe('running');
+    const fin = await statusIs(t.id, 'finished');
+    expect(fin.done).toBe(30);
+    expect(await rows(t.id)).toEqual({ n: 30, distinct: 30 });
+    const idx = (await results(t.id)).map((r) => r.sample_index);
+    expect(idx).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // the model was asked each question once, plus at most the one in flight when paused
+    const asked = model.calls.slice(calls0).filter((c) => c.model === 'answer-slow').length;
+    expect(asked).toBeGreaterThanOrEqual(30);
+    expect(asked).toBeLessThanOrEqual(31);
+  }, 90_000);
+});
+
+describe('slices', () => {
+  it('a run longer than a slice hands over to continuation jobs and still answers each question once', async () => {
+    const before = RUN_SLICE.ms;
+    RUN_SLICE.ms = 400; // the server runs in this process
+    try {
+      const t = await task(await dataset(many(20)), { model_server_id: slowServerId });
+      expect((await statusIs(t.id, 'finished')).done).toBe(20);
+      expect(await rows(t.id)).toEqual({ n: 20, distinct: 20 });
+      const jobs = await s.db.query<{ state: string }>(`SELECT state FROM work_job WHERE ref_type = 'text_rating_task' AND ref_id = $1 ORDER BY id`, [t.id]);
+      expect(jobs.rows.length).toBeGreaterThanOrEqual(3);
+      expect(jobs.rows.every((j) => j.state === 'done')).toBe(true);
+    } finally {
+      RUN_SLICE.ms = before;
+    }
+  }, 60_000);
+});
+
+describe('the judge', () => {
+  it('scores only answers that no cheap check passed, and its tokens are counted', async () => {
+    // one expected answer the built-in answer contains (cheap pass), the others paraphrased
+    const samples = [
+      { input: QUESTIONS[0], expected: RIGHT[0] },
+      { input: QUESTIONS[1], expected: 'It takes about a week, five to eight working days.' },
+      { input: QUESTIONS[3], expected: 'Cards and PayPal are fine.' },
+    ];
+    const calls0 = model.calls.length;
+    const t = await task(await dataset(samples), { judge_model_server_id: judgeServerId, pass_threshold: 0.7 });
+    const fin = await statusIs(t.id, 'finished');
+    const list = await results(t.id);
+    const judged = list.filter((r) => r.scores.some((e: { scorer: string; score: number | null }) => e.scorer === 'judge' && e.score !== null));
+    const cheap = list.filter((r) => r.scores.some((e: { scorer: string; passed: boolean }) => ['exact', 'contains'].includes(e.scorer) && e.passed));
+    expect(cheap.length).toBeGreaterThanOrEqual(1);
+    expect(judged.length + cheap.length).toBe(3);
+    for (const r of judged) {
+      expect(r.score).toBe(80);
+      expect(r.passed).toBe(true);
+      expect(r.judge_tokens).toBe(27);
+      expect(r.scores.at(-1).reason).toContain('stand-in judge');
+    }
+    expect(model.calls.slice(calls0).filter((c) => c.model === 'judge-1').length).toBe(judged.length);
+    expect(fin.judge_tokens).toBe(27 * judged.length);
+    expect(fin.judge_model_server_name).toBe('Judge stand-in');
+  }, 60_000);
+});
+
+describe('experiment (training) tasks', () => {
+  it('an immediate one starts as a job, which pauses it and says no trainer is connected', async () => {
+    const ds = await admin.ok('POST', 'lab/dataset/create', { name: 'Train set', data_type: 'qa', sample_count: 10 });
+    const t = await admin.ok('POST', 'lab/train-task/create', { name: 'Exp', dataset_id: ds.id, base_model: 'qwen2.5-7b', mode: 'immediate' });
+    expect(t.status).toBe('running');
+    const paused = await until(() => admin.ok('GET', 'lab/train-task/detail', { id: t.id }), (x) => x.status !== 'running', 20_000);
+    expect(paused.status).toBe('pausing');
+    expect(paused.run_error).toContain('no trainer is connected');
+    expect(paused.progress).toBe(0);
+    const job = await s.db.query<{ state: string; result: { trained: boolean } }>(`SELECT state, result FROM work_job WHERE ref_type = 'lab_train_task' AND ref_id = $1`, [t.id]);
+    expect(job.rows).toHaveLength(1);
+    expect(job.rows[0]).toMatchObject({ state: 'done', result: { trained: false } });
+  }, 30_000);
+});

@@ -1,0 +1,190 @@
+/**
+ * The permission matrix (issue 12), generated from the server's own route table
+ * (server/routes/index.ts `allRoutes()` and each RouteDef's `access`), so a new route is in it
+ * the moment it exists: every route × {anonymous, an account with no role, an account holding
+ * every key of one module (intelligent_voice, from the permission manifest), the super admin}.
+ *
+ * - anonymous → 20001, with a body that would pass validation and with a broken one (the login
+ *   check runs before the body is read);
+ * - a persona without any of the route's keys → 40003 (with a valid and with a broken body), and
+ *   every table of the app unchanged (a checksum of every row of every table before and after all
+ *   refusals, and a per-call write log of row triggers to name the call that wrote;
+ *   the refusal's own audit row, action `forbidden`, is the one write allowed). Refused calls
+ *   name ids of rows that exist (demo data), so a route that forgot its check would visibly write;
+ * - a persona holding a key of the route (or any signed-in account for `login` routes) is never
+ *   refused with 20001 or 40003 (its calls name ids no row has, so they change nothing real).
+ */
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../../server/routes/index.js';
+import { routeUrl } from '../../server/http/register.js';
+import type { RouteDef } from '../../server/http/route.js';
+import { hashPassword } from '../../server/auth/password.js';
+import { flattenManifest } from '../../src/contract/permission-manifest.js';
+import type { Config } from '../../server/config.js';
+import { ApiClient, startServer, type ApiResponse, type TestServer } from './harness.js';
+import { FAR_ID, example } from './fuzz/arbitraries.js';
+import { changedTables, installWriteLog, tableChecksums, type WriteLog } from './fuzz/db-watch.js';
+import { multipart, postForm } from './business/helpers.js';
+
+const MODULE = 'intelligent_voice';
+const MODULE_KEYS = [MODULE, ...flattenManifest().filter((e) => e.module === MODULE).map((e) => `${e.module}.${e.node.key}`)];
+/** bookkeeping of requests, not data: session last-seen, request-rate counters, sign-in throttle; audit rows are checked apart */
+const BOOKKEEPING = ['sessions', 'rate_limit_hit', 'login_throttle', 'login_failures', 'audit_logs'];
+/**
+ * Routes open to any signed-in account whose handler then asks for a key that depends on the
+ * request (so a persona without it is refused there, rightly): only the super admin is checked
+ * as a holder on these.
+ */
+const ACCESS_IN_HANDLER: Record<string, string> = {
+  'job/of': "needs the jobs page key or the page key of the record's type (ref_type)",
+};
+/** an id that exists in the demo data's tables */
+const REAL_ID = 1;
+
+const routes = (await allRoutes()).sort((a, b) => {
+  // routes that end a session go last (their holders sign in again after them anyway)
+  const last = (r: RouteDef) => (/logout|revoke/.test(r.path) ? 1 : 0);
+  return last(a) - last(b) || routeUrl(a).localeCompare(routeUrl(b));
+});
+
+type Persona = 'anonymous' | 'no role' | typeof MODULE | 'super admin';
+interface Who {
+  name: Persona;
+  client: ApiClient;
+  email?: string;
+  accountId?: number;
+  keys: Set<string>;
+  superAdmin: boolean;
+}
+
+const keysOf = (r: RouteDef): string[] | 'public' | 'login' =>
+  r.access === 'public' || r.access === 'login' ? r.access : Array.isArray(r.access.permission) ? r.access.permission : [r.access.permission];
+
+const holds = (w: Who, r: RouteDef): boolean => {
+  const k = keysOf(r);
+  if (k === 'public') return true;
+  if (w.name === 'anonymous') return false;
+  if (k === 'login' || w.superAdmin) return true;
+  return k.some((x) => w.keys.has(x));
+};
+
+let s: TestServer;
+const who = {} as Record<Persona, Who>;
+const PASSWORD = `matrix-${randomBytes(6).toString('hex')}`;
+let hash = '';
+let log: WriteLog;
+
+async function account(email: string, roleId: number | null): Promise<number> {
+  const a = await s.db.query<{ id: number }>('INSERT INTO accounts (email, name, password_hash) VALUES ($1, $1, $2) RETURNING id', [email, hash]);
+  if (roleId) await s.db.query('INSERT INTO account_roles (account_id, role_id) VALUES ($1, $2)', [a.rows[0].id, roleId]);
+  return a.rows[0].id;
+}
+
+async function signIn(w: Who): Promise<void> {
+  if (w.email) w.client = await s.login(w.email, PASSWORD);
+}
+
+beforeAll(async () => {
+  // demo data: the ids refused calls name exist; no job workers, so nothing else writes
+  // (the request rate limit is off: it has tests of its own, and ~1,700 calls come from one address)
+  s = await startServer({ seedDemo: true, config: { workers: 0, rateLimitPerMinute: 0 } as Partial<Config> });
+  hash = await hashPassword(PASSWORD);
+  log = await installWriteLog(s.db);
+  const tag = randomBytes(3).toString('hex');
+  const superRole = await s.db.query<{ id: number }>(`INSERT INTO roles (name, is_super_admin) VALUES ($1, true) RETURNING id`, [`matrix super ${tag}`]);
+  const modRole = await s.db.query<{ id: number }>(`INSERT INTO roles (name) VALUES ($1) RETURNING id`, [`matrix ${MODULE} ${tag}`]);
+  await s.db.query(
+    `INSERT INTO role_permissions (role_id, permission_id)
+     SELECT $1, id FROM permissions WHERE module = $2`,
+    [modRole.rows[0].id, MODULE],
+  );
+  const personas: Array<[Persona, number | null, boolean]> = [
+    ['no role', null, false],
+    [MODULE, modRole.rows[0].id, false],
+    ['super admin', superRole.rows[0].id, true],
+  ];
+  who.anonymous = { name: 'anonymous', client: s.anon(), keys: new Set(), superAdmin: false };
+  for (const [name, roleId, superAdmin] of personas) {
+    const email = `matrix-${name.replace(/\W/g, '-')}-${tag}@example.com`;
+    const accountId = await account(email, roleId);
+    who[name] = { name, client: s.anon(), email, accountId, keys: new Set(name === MODULE ? MODULE_KEYS : []), superAdmin };
+    await signIn(who[name]);
+  }
+});
+afterAll(async () => s?.close());
+
+/** One call as `w`: a body (or query) that passes the route's schema, or a broken one. */
+async function call(w: Who, r: RouteDef, idValue: number, broken = false): Promise<ApiResponse> {
+  if (process.env.MATRIX_TRACE) fs.appendFileSync(process.env.MATRIX_TRACE, `${new Date().toISOString()} ${r.method} ${r.path} as ${w.name}${broken ? ' (broken)' : ''}\n`);
+  if (r.raw === 'multipart' && !broken) {
+    const fields: Record<string, string> = { shop_id: String(idValue), group_id: String(idValue), type: '1' };
+    return postForm(w.client, urlPath(r), multipart({ name: 'matrix.csv', data: 'name,value\nmatrix,1\n', type: 'text/csv' }, fields));
+  }
+  if (r.method === 'GET') {
+    const q = broken ? { page: 'not-a-number', '\u0000': 'x' } : (example(r.query, '', idValue) as Record<string, unknown>);
+    return w.client.request('GET', urlPath(r), { query: Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])) });
+  }
+  if (broken) return w.client.request('POST', urlPath(r), { body: '{"broken": ', headers: { 'content-type': 'application/json' } });
+  return w.client.post(urlPath(r), example(r.body, '', idValue) ?? {});
+}
+
+/** the client's path for a route: admin routes relative, others absolute */
+const urlPath = (r: RouteDef): string => (r.base && r.base !== 'admin' ? routeUrl(r) : r.path);
+
+const auditMax = async () => Number((await s.db.query<{ id: number | null }>('SELECT max(id) AS id FROM audit_logs')).rows[0].id ?? 0);
+
+describe('permission matrix: every route × anonymous, no role, one module, super admin', () => {
+  it('covers every route of the route table', () => {
+    expect(routes.length).toBeGreaterThan(250);
+    expect(new Set(routes.map((r) => `${r.method} ${routeUrl(r)}`)).size).toBe(routes.length);
+  });
+
+  it('refuses anonymous callers (20001) and personas without the key (40003), every table unchanged', async () => {
+    const wrong: string[] = [];
+    const before = await tableChecksums(s.db, BOOKKEEPING);
+    const audit0 = await auditMax();
+    let calls = 0;
+    for (const r of routes) {
+      const name = `${r.method} ${routeUrl(r)}`;
+      const refused = (['anonymous', 'no role', MODULE, 'super admin'] as Persona[]).map((p) => who[p]).filter((w) => !holds(w, r));
+      for (const w of refused) {
+        for (const broken of [false, true]) {
+          const mark = await log.mark();
+          const res = await call(w, r, REAL_ID, broken);
+          calls++;
+          const want = w.name === 'anonymous' ? 20001 : 40003;
+          if (res.status !== 200 || res.body.code !== want) wrong.push(`${name} as ${w.name}${broken ? ' (broken body)' : ''}: HTTP ${res.status} ${res.body.code} ${res.body.msg}`);
+          // the one write a refusal may leave: its own audit row
+          const writes = (await log.since(mark)).filter((x) => !BOOKKEEPING.includes(x.tbl) || (x.tbl === 'audit_logs' && x.op !== 'INSERT'));
+          if (writes.length) wrong.push(`${name} as ${w.name}: refused but wrote ${writes.map((x) => `${x.op} ${x.tbl}`).join(', ')}`);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(routes.length * 2);
+    expect(wrong).toEqual([]);
+    expect(changedTables(before, await tableChecksums(s.db, BOOKKEEPING)), 'tables written by refused calls').toEqual([]);
+    // the only rows refusals add: their own audit rows (action forbidden) naming the refused account
+    const audits = await s.db.query<{ action: string; actor_id: number | null }>('SELECT action, actor_id FROM audit_logs WHERE id > $1', [audit0]);
+    const refusedIds = new Set([who['no role'].accountId, who[MODULE].accountId]);
+    expect(audits.rows.filter((a) => a.action !== 'forbidden' || !refusedIds.has(a.actor_id ?? -1))).toEqual([]);
+  });
+
+  it('never refuses a persona holding a key of the route (or any signed-in one on login routes)', async () => {
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const name = `${r.method} ${routeUrl(r)}`;
+      const holders = (['no role', MODULE, 'super admin'] as Persona[])
+        .map((p) => who[p])
+        .filter((w) => holds(w, r) && (!ACCESS_IN_HANDLER[r.path] || w.superAdmin));
+      if (keysOf(r) === 'public') holders.unshift(who.anonymous);
+      for (const w of holders) {
+        const res = await call(w, r, FAR_ID);
+        if (res.status >= 500 || res.body.code === 20001 || res.body.code === 40003) wrong.push(`${name} as ${w.name}: HTTP ${res.status} ${res.body.code} ${res.body.msg}`);
+        if (w.email && !w.client.token) await signIn(w); // the route ended the session (sign-out)
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

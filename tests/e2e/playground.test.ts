@@ -1,0 +1,115 @@
+/**
+ * The prompt playground in Chromium against the real server with the demo data and a small
+ * OpenAI-compatible server started here (tests/api/ai/fake-openai.ts, words sent 150 ms apart):
+ * a question streams the model's answer into the page piece by piece, with the knowledge it
+ * retrieved; compare debug puts the model and the built-in responder side by side and shows the
+ * difference in their knowledge.
+ * Run: node --import tsx --test tests/e2e/playground.test.ts   (screenshots in /tmp/shots)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAI } from '../api/ai/fake-openai.js';
+import { api, openAdminPage, settle } from './admin-helpers.js';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let page: Page;
+let fake: FakeOpenAI;
+let policy: { id: number; title: string; shop_id: number };
+const pageErrors: string[] = [];
+
+before(async () => {
+  fake = await startFakeOpenAI({ wordDelayMs: 150 });
+  h = await startHarness();
+  page = await h.newPage();
+  page.setDefaultTimeout(60_000);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await h.signIn(page, h.admin);
+  const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+  const res = await page.request.post('/api/admin/config/model-server/create', {
+    headers: { 'admin-token': sid },
+    data: { name: 'E2E stand-in', model: 'ok-e2e', endpoint: fake.baseUrl, timeout_ms: 10000 },
+  });
+  assert.equal((await res.json()).code, 10000);
+  const found = await api<{ list: Array<{ id: number; title: string; shop_id: number }> }>(page, 'shop/policy/list', { keyword: 'return', status: 1, channel: 'chat', page_size: 20 });
+  assert.ok(found.list.length, 'the demo data has a return policy');
+  policy = found.list[0];
+});
+
+after(async () => {
+  await page?.context().close();
+  await h?.close();
+  await fake?.close();
+});
+
+/** Opens the select of a test id and takes the option whose label contains `text`. */
+async function choose(testId: string, text: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.keyboard.type(text);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+  await page.locator('.ant-select-dropdown:visible').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+}
+
+async function ask(question: string): Promise<void> {
+  await page.getByTestId('playground-message').fill(question);
+  await page.getByTestId('playground-send').click();
+}
+
+describe('prompt playground', () => {
+  it('streams the model answer into the page, with the knowledge it retrieved, tokens and latency', async () => {
+    await openAdminPage(page, '/intelligent_text/scriptManage/playground');
+    await page.getByTestId('prompt-playground').waitFor();
+    await page.waitForLoadState('networkidle');
+    await choose('playground-shop', String(policy.shop_id));
+    await choose('playground-model-a', 'E2E stand-in');
+    await ask(`${policy.title}?`);
+    const answer = page.getByTestId('playground-answer-a');
+    // part of the answer is on the page while the rest is still coming
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="playground-answer-a"]');
+      const text = el?.textContent ?? '';
+      return el?.getAttribute('data-status') === 'streaming' && text.startsWith('answer') && text !== 'answer from e2e';
+    });
+    await page.locator('[data-testid="playground-answer-a"][data-status="done"]').waitFor({ timeout: 30_000 });
+    assert.equal(await answer.innerText(), 'answer from e2e');
+    const meta = await page.getByTestId('playground-meta-a').innerText();
+    assert.match(meta, /ok-e2e/);
+    assert.match(meta, /11/); // prompt tokens reported by the server
+    const cited = await page.getByTestId('playground-citations-a').innerText();
+    assert.ok(cited.includes(policy.title), `cited: ${cited}`);
+    // the model got the retrieved knowledge in its prompt
+    assert.ok(JSON.stringify(fake.requests.at(-1)!.body.messages).includes(policy.title));
+    await settle(page);
+    await h.shot(page, 'playground-stream');
+  });
+
+  it('compare debug: the model and the built-in responder answer side by side, with the knowledge difference', async () => {
+    await page.getByTestId('playground-compare').click();
+    await page.getByTestId('playground-panel-b').waitFor();
+    // B keeps the default: the built-in responder
+    await ask(`${policy.title}?`);
+    await page.locator('[data-testid="playground-answer-a"][data-status="done"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="playground-answer-b"][data-status="done"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('playground-answer-a').innerText(), 'answer from e2e');
+    const b = await page.getByTestId('playground-answer-b').innerText();
+    assert.ok(b.length > 10 && b !== 'answer from e2e', `B answered: ${b}`);
+    assert.match(await page.getByTestId('playground-meta-b').innerText(), /内置检索应答|built-in responder/);
+    assert.ok((await page.getByTestId('playground-citations-b').innerText()).includes(policy.title));
+    // the two answers sit side by side
+    const boxA = (await page.getByTestId('playground-panel-a').boundingBox())!;
+    const boxB = (await page.getByTestId('playground-panel-b').boundingBox())!;
+    assert.ok(boxB.x > boxA.x + boxA.width - 1 && Math.abs(boxA.y - boxB.y) < 5, 'side by side');
+    const diff = page.getByTestId('playground-diff');
+    await diff.waitFor();
+    const both = await page.getByTestId('playground-diff-both').innerText();
+    assert.ok(both.includes(policy.title), `both: ${both}`);
+    const onlyA = await page.getByTestId('playground-diff-only-a').locator('.ant-list-item').count();
+    const citedA = await page.getByTestId('playground-citations-a').locator('.ant-list-item').count();
+    const inBoth = await page.getByTestId('playground-diff-both').locator('.ant-list-item').count();
+    assert.equal(onlyA + inBoth, citedA, 'every citation of A is either only in A or in both');
+    await settle(page);
+    await h.shot(page, 'playground-compare');
+    assert.deepEqual(pageErrors, []);
+  });
+});
