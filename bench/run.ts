@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures the API, the console pages, the bundle and start-up, each
+ * `npm run bench`: measures the API, the queue, retrieval, the console pages, the bundle and start-up, each
  * against a baseline measured in the same run, prints a table and writes
  * bench/results/latest.json. `--smoke` is the short CI run; `--only` picks figures.
  * See docs/performance.md.
@@ -16,9 +16,11 @@ import { printTable, writeReport, type Report } from './lib/report.js';
 import { checkGoal, type Figure, type Suite, type SuiteContext } from './lib/result.js';
 import { FIGURE_IDS } from './lib/figures.js';
 import { startupSuite } from './startup/startup.bench.js';
+import { queueSuite } from './queue/queue.bench.js';
+import { retrievalSuite } from './retrieval/retrieval.bench.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const suites: Suite[] = [startupSuite, apiSuite, consoleSuite, bundleSuite];
+const suites: Suite[] = [startupSuite, apiSuite, queueSuite, retrievalSuite, consoleSuite, bundleSuite];
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));

@@ -110,6 +110,43 @@ async function runCases(ctx: SuiteContext, data: BenchData, ready: Ready, header
   return figures;
 }
 
+/**
+ * The shop list with the app's workers busy beside it (a stream of no-op jobs through the same
+ * process and database) against the same list with them idle, in alternating turns.
+ */
+async function runWithWorkers(ctx: SuiteContext, ready: Ready, headers: Record<string, string>): Promise<Figure> {
+  const c = API_CASES[0];
+  const url = `http://127.0.0.1:${ready.app}/api/admin/${c.path}?${queryString(c.query)}`;
+  const baseline = `http://127.0.0.1:${ready.baseline}`;
+  const seconds = ctx.smoke ? 2 : 4;
+  const idle: LoadResult[] = [];
+  const busy: LoadResult[] = [];
+  let jobs = 0;
+  for (let i = 0; i < (ctx.smoke ? 1 : 3); i++) {
+    idle.push(await load({ url, headers, connections: 50, duration: seconds, warmup: 1, check: envelopeOk }));
+    await post(`${baseline}/__bench/jobs/start`, { perSecond: 20 });
+    try {
+      busy.push(await load({ url, headers, connections: 50, duration: seconds, warmup: 1, check: envelopeOk }));
+    } finally {
+      jobs = (await post<{ done: number }>(`${baseline}/__bench/jobs/stop`, {})).done;
+    }
+  }
+  const rps = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.rps, 0) / rs.length;
+  ctx.log(`api workers: shop list ${Math.round(rps(busy))} req/s with jobs running, ${Math.round(rps(idle))} idle (${jobs} jobs done)`);
+  return {
+    id: 'api.workers.shop-list',
+    label: `${c.label} — req/s with the app's workers running up to 20 no-op jobs/s beside it`,
+    unit: 'req/s',
+    value: Math.round(rps(busy)),
+    baseline: Math.round(rps(idle)),
+    baselineLabel: 'the same list with the workers idle (same process, alternating turns)',
+    ratio: ratioOf(rps(busy), rps(idle)),
+    goal: { op: '>=', value: 0.95, on: 'ratio' },
+    note: `${jobs} jobs done during the busy turns`,
+    detail: { idle, busy },
+  };
+}
+
 async function runLogin(ctx: SuiteContext, data: BenchData, ready: Ready): Promise<Figure> {
   // one scrypt verification takes 0.5 s or more here: warm up by count, so no cut-off request
   // still holds the thread pool when measuring starts
@@ -144,6 +181,7 @@ export const apiSuite: Suite = {
       const ready = await child.message<Ready>('BENCH_READY', 5 * 60_000);
       const session = await signIn(`http://127.0.0.1:${ready.app}`, data.adminEmail, data.adminPassword);
       const figures = await runCases(ctx, data, ready, session.headers);
+      if (ctx.wants('api.workers')) figures.push(await runWithWorkers(ctx, ready, session.headers));
       if (ctx.wants('api.login')) figures.push(await runLogin(ctx, data, ready));
       return figures;
     } finally {

@@ -26,6 +26,8 @@ export function recordingDb(db: Db): { db: Db; record<T>(fn: () => Promise<T>): 
   });
   const root = wrapQ(db);
   const wrapped: Db = {
+    // the driver's own handles (PGlite, pg Pool) stay reachable: the work engine's queue runs on them
+    ...db,
     kind: db.kind,
     query: root.query,
     exec: (sql) => db.exec(sql),

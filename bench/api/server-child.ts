@@ -15,7 +15,9 @@ import { openDb } from '../../server/db/open.js';
 import { getSchemaStore, loadSchemas } from '../../server/schemas/index.js';
 import { pageQuery, recordingDb, type RecordedQuery } from './recording-db.js';
 
-const config = { ...loadConfig(), logLevel: 'silent', port: 0 };
+// the bench calls far faster than people do: the request limit (still counted in its store) and
+// the sessions per account are set out of its reach
+const config = { ...loadConfig(), logLevel: 'silent', port: 0, rateLimitPerMinute: 1e9, rateLimitLoginPerMinute: 1e9, sessionsPerAccount: 1e9 };
 const raw = await openDb(config);
 const rec = recordingDb(raw);
 // the schema routes read the store loaded at start; load it here unless the app does it itself
@@ -70,6 +72,29 @@ base.post<{ Body: { queries: RecordedQuery[] } }>('/__bench/explain', async (req
     out.push({ sql: q.sql, plan: r.rows.map((row) => Object.values(row)[0]).join('\n') });
   }
   return out;
+});
+
+/**
+ * A steady stream of no-op jobs through the app's own work engine (enqueued here, run by the
+ * app's workers in this process), so list figures can be taken with workers busy beside them.
+ */
+let jobStream = false;
+base.post<{ Body: { perSecond: number } }>('/__bench/jobs/start', async (req) => {
+  const every = Math.max(5, Math.round(1000 / Math.max(1, req.body.perSecond)));
+  jobStream = true;
+  // one enqueue at a time (never a growing backlog of transactions), then the pause
+  void (async () => {
+    while (jobStream) {
+      await raw.tx((q) => app.jobs.enqueue(q, 'system.noop', { tag: 'bench' })).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, every));
+    }
+  })();
+  return { ok: true, runsWorkers: app.jobs.runsWorkers };
+});
+base.post('/__bench/jobs/stop', async () => {
+  jobStream = false;
+  const r = await raw.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job WHERE state = 'done' AND data->>'tag' = 'bench'`);
+  return { done: r.rows[0]?.n ?? 0 };
 });
 
 /** CPU time this process has used so far (µs), to set against requests served (bench/api/profile.ts). */

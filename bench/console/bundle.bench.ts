@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { benchData } from '../api/data.js';
 import { startTsx } from '../lib/proc.js';
-import { ratioOf, skipped, type Figure, type Suite, type SuiteContext } from '../lib/result.js';
+import { ratioOf, skipped, type Suite, type SuiteContext } from '../lib/result.js';
 import { round } from '../lib/stats.js';
 import { launch } from './browser.js';
 import { buildBenchPages, ensureConsoleBuild } from './build.js';

@@ -3,7 +3,7 @@
  * it has a baseline measured in the same run, `ratio` is ours ÷ baseline (or the inverse for
  * throughput figures: see `ratioOf`), and `goal` says what passes.
  */
-export type Unit = 'ms' | 'req/s' | 'KiB' | 'x';
+export type Unit = 'ms' | 'req/s' | 'jobs/s' | 'KiB' | 'x';
 
 export interface Goal {
   /** `<=`: the value must be at most `value`; `>=`: at least */
