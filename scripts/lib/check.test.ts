@@ -63,6 +63,16 @@ describe('schemas:check', () => {
     expect(await lines()).toEqual([`${LIST_FILE}#/data/api: unknown API "POST item/list" (no such route on the server)`]);
   });
 
+  it('fails on a sortable column its data call does not sort by', async () => {
+    fx.edit(LIST_FILE, (d) => {
+      d.columns[0].sorter = true;
+      d.columns[1].sorter = true;
+    });
+    expect(await lines()).toEqual([
+      `${LIST_FILE}#/columns/1/sorter: column "status" is sortable but GET item/list does not sort by it (sort_by: id, name)`,
+    ]);
+  });
+
   it('fails on an unknown permission key', async () => {
     fx.edit(LIST_FILE, (d) => (d.rowActions[0].permission = 'admin_center.demo.item.remove'));
     expect(await lines()).toEqual([

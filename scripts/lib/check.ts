@@ -25,6 +25,8 @@ export interface CheckInputs {
   textKeys: readonly string[];
   /** server routes under /api/admin/ as `"METHOD path"` */
   apis: ReadonlySet<string>;
+  /** the columns each list route sorts by (its `sort_by` values), by `"METHOD path"`; absent: not checked */
+  sorts?: ReadonlyMap<string, readonly string[]>;
   /** flattened permission keys of the manifest */
   permissionKeys: ReadonlySet<string>;
   /** absolute route paths of the manifest (aliases included) */
@@ -113,8 +115,23 @@ export function checkReferences(
         add(r.pointer, `route "${r.value}" is not in the permission manifest (add it to src/contract/permission-manifest.ts)`);
       }
     }
+    if (inputs.sorts) checkSorters(s.doc, inputs.sorts, add);
   }
   return problems;
+}
+
+/** A sortable column of a list page is a column its data call sorts by (the server ignores any other). */
+function checkSorters(doc: unknown, sorts: ReadonlyMap<string, readonly string[]>, add: (pointer: string, reason: string) => void) {
+  const d = doc as { kind?: string; data?: { api?: string; sortParams?: unknown }; columns?: Array<{ key?: string; sorter?: boolean }> };
+  if (d.kind !== 'list' || typeof d.data?.api !== 'string' || d.data.sortParams) return;
+  const api = parseApiRef(d.data.api);
+  if (!api) return;
+  const by = sorts.get(`${api.method} ${api.path}`) ?? [];
+  (d.columns ?? []).forEach((c, i) => {
+    if (c.sorter && c.key && !by.includes(c.key)) {
+      add(`/columns/${i}/sorter`, `column "${c.key}" is sortable but ${d.data!.api} does not sort by it (sort_by: ${by.join(', ') || 'none'})`);
+    }
+  });
 }
 
 /**

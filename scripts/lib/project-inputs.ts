@@ -33,9 +33,22 @@ async function exportedNames(): Promise<Set<string>> {
 
 /** `"METHOD path"` of every route under /api/admin/. */
 export async function readApiRoutes(): Promise<Set<string>> {
+  return new Set((await adminRoutes()).map((r) => `${r.method} ${r.path}`));
+}
+
+async function adminRoutes() {
   const { allRoutes } = await import('../../server/routes/index.js');
-  const routes = await allRoutes();
-  return new Set(routes.filter((r) => (r.base ?? 'admin') === 'admin').map((r) => `${r.method} ${r.path}`));
+  return (await allRoutes()).filter((r) => (r.base ?? 'admin') === 'admin');
+}
+
+/** The `sort_by` values of every list route under /api/admin/, by `"METHOD path"`. */
+export async function readApiSorts(): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const r of await adminRoutes()) {
+    const by = (r.query as { properties?: { sort_by?: { enum?: string[] } } } | undefined)?.properties?.sort_by?.enum;
+    if (by) out.set(`${r.method} ${r.path}`, by);
+  }
+  return out;
 }
 
 export function manifestRoutes(): Set<string> {
@@ -53,6 +66,7 @@ export async function projectInputs(root: string, base: string | null): Promise<
     widgets: await readWidgetNames(),
     textKeys: TEXT_KEYS,
     apis: await readApiRoutes(),
+    sorts: await readApiSorts(),
     permissionKeys: allPermissionKeys(),
     manifestRoutes: manifestRoutes(),
     base,

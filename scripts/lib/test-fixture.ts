@@ -130,6 +130,7 @@ export function makeFixture(): Fixture {
       widgets: new Set(['Input', 'Select', 'FormItem', 'EnumTag']),
       textKeys: TEXT_KEYS,
       apis: new Set(['GET item/list', 'POST item/create', 'POST item/delete']),
+      sorts: new Map([['GET item/list', ['id', 'name']]]),
       permissionKeys: new Set(['admin_center.demo.item', 'admin_center.demo.item.delete']),
       manifestRoutes: new Set(['/admin_center/demo/items']),
       base,

@@ -36,7 +36,9 @@ export const douyinProduct: ResourceDef = {
     detail: { permission: PERM },
     create: { permission: PERM },
     update: { permission: PERM },
+    delete: { permission: PERM },
   },
+  batchDelete: true,
   validate: async (v, ctx, mode) => {
     if (mode !== 'create') return;
     await mustExist(ctx.db, 'shop', v.shop_id, 'shop_id');

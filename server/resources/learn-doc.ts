@@ -36,7 +36,7 @@ export const learnDoc: ResourceDef = {
     id: F.id(),
     shop_id: { schema: ID, nullable: true, filter: 'eq' },
     shop_name: F.shopName(),
-    name: F.str(255, { required: true }, 1),
+    name: F.str(255, { required: true, sort: true }, 1),
     file_type: F.enumOf(DOC_TYPES),
     size: { schema: { type: 'integer', minimum: 0, maximum: DOC_MAX_BYTES }, sort: true },
     chunk_size: { schema: CHUNK_SIZE, readOnly: true, detailOnly: true },

@@ -138,7 +138,7 @@ const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').slice(0, 15);
 /** The export routes of a resource: the export itself, the exports of the caller, the download. */
 export function exportRoutes(def: ResourceDef): RouteDef[] {
   const q = listQuerySchema(def);
-  const { page: _p, page_size: _s, sort_by: _b, sort_order: _o, ...filters } = q.properties as Record<string, unknown>;
+  const { page: _p, page_size: _s, sort_by: _b, sort_order: _o, then_by: _tb, then_order: _to, ...filters } = q.properties as Record<string, unknown>;
   const bodySchema = {
     type: 'object',
     additionalProperties: false,

@@ -31,7 +31,13 @@ export const customer: ResourceDef = {
     detail: { permission: [K.customerList, K.voiceCustomers] },
     create: { permission: [K.customerList, K.voiceCustomers] },
     update: { permission: [K.customerList, K.voiceCustomers] },
+    delete: { permission: [K.customerList, K.voiceCustomers] },
   },
+  batchDelete: true,
+  dependents: [
+    { table: 'shop', column: 'user_id', label: { en: 'shops', zh: '店铺' } },
+    { table: 'plan_order', column: 'user_id', label: { en: 'plan orders', zh: '套餐订单' } },
+  ],
 };
 
 /** Mail accounts of shops (`shop/mail-account/list`, page_size up to 1000). */

@@ -1,5 +1,5 @@
 import type { RouteContext, RouteDef } from '../http/route.js';
-import { invalid, notFound } from '../http/errors.js';
+import { conflict, invalid, notFound } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { listRows } from './engine/list.js';
 import { mustExist } from './engine/refs.js';
@@ -38,6 +38,13 @@ export const planOrder: ResourceDef = {
     detail: { permission: [K.planOrder, K.voicePlanOrder] },
     create: { permission: [K.planOrderCreate, K.voicePlanOrder] },
     update: { permission: [K.planOrderUpdate, K.voicePlanOrder] },
+    delete: { permission: [K.planOrderUpdate, K.voicePlanOrder] },
+  },
+  batchDelete: true,
+  // an order in effect is a merchant's running subscription: cancel or refund it first (its
+  // change log goes with a deleted order)
+  beforeDelete: async (row) => {
+    if (row.status === 1) throw conflict(`plan order ${String(row.id)} is active, cancel or refund it first / 套餐订单 ${String(row.id)} 生效中，请先取消或退款`);
   },
   validate: async (v, ctx, _mode, before) => {
     await mustExist(ctx.db, 'merchant_user', v.user_id, 'user_id');

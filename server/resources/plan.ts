@@ -35,7 +35,10 @@ export const plan: ResourceDef = {
     detail: { permission: [K.plan, K.voicePlan] },
     create: { permission: [K.planCreate, K.voicePlan] },
     update: { permission: [K.planUpdate, K.voicePlan] },
+    delete: { permission: [K.planUpdate, K.voicePlan] },
   },
+  batchDelete: true,
+  dependents: [{ table: 'plan_order', column: 'plan_id', label: { en: 'plan orders', zh: '套餐订单' } }],
 };
 
 export const planConfigRoute: RouteDef = {

@@ -42,7 +42,20 @@ export const shop: ResourceDef = {
     detail: { permission: [K.shopList, K.voiceCustomerList] },
     create: { permission: K.shopEdit },
     update: { permission: K.shopEdit },
+    // the spec has no delete key for shops: editing covers it (docs/business-api.md)
+    delete: { permission: K.shopEdit },
   },
+  batchDelete: true,
+  dependents: [
+    { table: 'shop_order', column: 'shop_id', label: { en: 'orders', zh: '订单' } },
+    { table: 'plan_order', column: 'shop_id', label: { en: 'plan orders', zh: '套餐订单' } },
+    { table: 'chat_session', column: 'shop_id', label: { en: 'chat sessions', zh: '聊天会话' } },
+    { table: 'mail_session', column: 'shop_id', label: { en: 'mail sessions', zh: '邮件会话' } },
+    { table: 'voice_session', column: 'shop_id', label: { en: 'voice sessions', zh: '语音会话' } },
+    { table: 'policy', column: 'shop_id', label: { en: 'policies', zh: '政策' } },
+    { table: 'learn_material', column: 'shop_id', label: { en: 'learning materials', zh: '学习素材' } },
+    { table: 'douyin_product', column: 'shop_id', label: { en: 'Douyin products', zh: '抖音商品' } },
+  ],
   validate: async (v, ctx) => mustExist(ctx.db, 'merchant_user', v.user_id, 'user_id'),
 };
 

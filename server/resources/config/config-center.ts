@@ -62,7 +62,7 @@ export const modelStrategy: ResourceDef = {
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     shop_id: optShop(),
     shop_name: F.shopName(),
     scene: F.str(50),
@@ -107,7 +107,7 @@ export const autoLearn: ResourceDef = {
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     source_type: F.enumOf(ids(POLICY_SOURCE_TYPES), { required: true }),
     min_confidence: { schema: { type: 'number', minimum: 0, maximum: 1 }, select: 't.min_confidence::float8' },
     // when the rule runs (server/resources/auto-learn.ts): every interval_hours, daily at
@@ -179,7 +179,7 @@ export const divert: ResourceDef = {
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     shop_id: optShop(),
     shop_name: F.shopName(),
     /** null: every channel */

@@ -29,7 +29,7 @@ export const modelServer: ResourceDef = {
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     provider: F.str(50),
     endpoint: { schema: { type: 'string', maxLength: 500, pattern: '^https?://\\S+$' }, required: true },
     model: F.str(100, { required: true }, 1),

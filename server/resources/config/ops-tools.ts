@@ -55,7 +55,7 @@ export const storedFile: ResourceDef = {
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     id: F.id(),
-    name: { ...F.str(255), readOnly: true },
+    name: { ...F.str(255), readOnly: true, sort: true },
     content_type: { ...F.str(100), readOnly: true },
     size: { schema: { type: 'integer' }, readOnly: true },
     uploaded_by: { schema: { type: 'string' }, readOnly: true },

@@ -4,7 +4,7 @@ import type { FieldDef } from './types.js';
 export const F = {
   id: (): FieldDef => ({ schema: { type: 'integer' }, readOnly: true, sort: true }),
   createdAt: (): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, readOnly: true, filter: 'range', sort: true }),
-  updatedAt: (): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, readOnly: true }),
+  updatedAt: (): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, readOnly: true, sort: true }),
   str: (maxLength: number, extra: Partial<FieldDef> = {}, minLength = 0): FieldDef => ({
     schema: { type: 'string', maxLength, ...(minLength ? { minLength } : {}) },
     ...extra,
@@ -23,10 +23,13 @@ export const F = {
   enumOf: <T extends string | number>(values: readonly T[], extra: Partial<FieldDef> = {}): FieldDef => ({
     schema: { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values] },
     filter: 'eq',
+    // a status or type column sorts (lists group by it); a virtual one only where it says so
+    sort: !extra.virtual,
     ...extra,
   }),
   bool: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'boolean' }, filter: 'eq', ...extra }),
-  dateTime: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, ...extra }),
+  /** a time column sorts (unless virtual or told otherwise) */
+  dateTime: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', format: 'date-time' }, sort: !extra.virtual, ...extra }),
   email: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', format: 'email', maxLength: 200 }, ...extra }),
   url: (extra: Partial<FieldDef> = {}): FieldDef => ({ schema: { type: 'string', maxLength: 500, pattern: '^(https?://\\S+)?$' }, ...extra }),
   /** a shop reference: filterable, required on create */

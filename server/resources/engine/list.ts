@@ -145,6 +145,27 @@ async function countNow(db: Queryable, from: string, sql: Sql): Promise<{ total:
   return { total: estimate, estimated: true };
 }
 
+const sortable = (def: ResourceDef, v: unknown): v is string => typeof v === 'string' && !!def.fields[v]?.sort;
+const direction = (v: unknown, fallback: 'asc' | 'desc') => ((v === 'asc' || v === 'desc' ? v : fallback) === 'asc' ? 'ASC' : 'DESC');
+
+/**
+ * ORDER BY of a list: `sort_by` / `sort_order`, then a second key `then_by` / `then_order`
+ * (docs/api.md), then id as the tie-breaker that keeps pages stable (in the first key's
+ * direction, as before a second key existed).
+ */
+export function orderByOf(def: ResourceDef, query: Record<string, unknown>): string {
+  const first = sortable(def, query.sort_by) ? query.sort_by : def.defaultSort.field;
+  const dir = direction(query.sort_order, def.defaultSort.order);
+  if (first === 'id') return `t.id ${dir}`;
+  const keys = [`${sortExpr(def, first)} ${dir}`];
+  const then = query.then_by;
+  if (sortable(def, then) && then !== first) {
+    if (then === 'id') return `${keys[0]}, t.id ${direction(query.then_order, 'asc')}`;
+    keys.push(`${sortExpr(def, then)} ${direction(query.then_order, 'asc')}`);
+  }
+  return `${keys.join(', ')}, t.id ${dir}`;
+}
+
 export interface ListOptions {
   /** extra conditions added by a bespoke list (already using `sql.p`) */
   extra?: (sql: Sql) => void;
@@ -162,11 +183,7 @@ export async function listRows(
   applyFilters(def, query, sql);
   opts.extra?.(sql);
   const { total, estimated } = await countRows(db, `${def.table} t`, sql);
-  const sortField = typeof query.sort_by === 'string' && def.fields[query.sort_by]?.sort ? query.sort_by : def.defaultSort.field;
-  const order = query.sort_order === 'asc' || query.sort_order === 'desc' ? query.sort_order : def.defaultSort.order;
-  const dir = order === 'asc' ? 'ASC' : 'DESC';
-  // id as the tie-breaker keeps pages stable
-  const orderBy = sortField === 'id' ? `t.id ${dir}` : `${sortExpr(def, sortField)} ${dir}, t.id ${dir}`;
+  const orderBy = orderByOf(def, query);
   const limit = `LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   // Computed columns (sub-selects) are evaluated for the page's rows only: the inner query
   // finds the page's ids (through an index, skipping OFFSET rows cheaply), the outer one reads

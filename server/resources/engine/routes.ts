@@ -1,7 +1,9 @@
 import type { RouteContext, RouteDef } from '../../http/route.js';
-import { notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { Code } from '../../../src/contract/codes.js';
 import {
   createBodySchema,
+  ID,
   idBody,
   idQuery,
   listQuerySchema,
@@ -11,8 +13,35 @@ import {
 } from './schemas.js';
 import { findRow, listRows } from './list.js';
 import { toAccess, type ResourceDef, type Row } from './types.js';
+import type { Queryable } from '../../db/db.js';
 
 const DEFAULT_PATH = { list: 'list', detail: 'detail', create: 'create', update: 'update', delete: 'delete' } as const;
+const BATCH_MAX = 100;
+
+/** "orders (3), plan orders (1)" / "3 个订单、1 个套餐订单" of the rows that keep `ids` from being deleted; null when none. */
+async function dependentsOf(def: ResourceDef, db: Queryable, ids: number[]): Promise<{ en: string; zh: string } | null> {
+  const en: string[] = [];
+  const zh: string[] = [];
+  for (const d of def.dependents ?? []) {
+    const n = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${d.table} WHERE ${d.column} = ANY($1::int[])`, [ids])).rows[0].n;
+    if (n > 0) {
+      en.push(`${d.label.en} (${n})`);
+      zh.push(`${n} 个${d.label.zh}`);
+    }
+  }
+  return en.length ? { en: en.join(', '), zh: zh.join('、') } : null;
+}
+
+/** Refuses (40009) deleting a row that business rows still depend on, then runs the resource's own rule. */
+async function checkDelete(def: ResourceDef, ctx: RouteContext, row: Row): Promise<void> {
+  const deps = await dependentsOf(def, ctx.db, [Number(row.id)]);
+  if (deps) {
+    throw new AppError(Code.CONFLICT, `cannot delete: still has ${deps.en}, remove those first / 无法删除：仍有${deps.zh}，请先处理这些数据`, {
+      errors: [{ field: 'id', message: `still has ${deps.en} / 仍有${deps.zh}` }],
+    });
+  }
+  await def.beforeDelete?.(row, ctx);
+}
 
 /** Columns and values of a body for INSERT / UPDATE (declared writable fields only). */
 function writableEntries(def: ResourceDef, body: Record<string, unknown>, mode: 'create' | 'update') {
@@ -149,11 +178,57 @@ export function resourceRoutes(def: ResourceDef): RouteDef[] {
       handler: async (ctx) => {
         const { id } = ctx.body as { id: number };
         const before = await mustFind(def, ctx as RouteContext, id);
+        await checkDelete(def, ctx as RouteContext, before);
         await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
         await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
         return { id };
       },
     });
+    if (def.batchDelete) {
+      routes.push({
+        method: 'POST',
+        path: path('delete').replace(/delete$/, 'batch-delete'),
+        access: toAccess(ops.delete.permission),
+        tags,
+        summary: `Delete several ${def.name} rows at once (up to ${BATCH_MAX}): all or nothing; 40009 naming each row that cannot go`,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['ids'],
+          properties: { ids: { type: 'array', minItems: 1, maxItems: BATCH_MAX, uniqueItems: true, items: ID } },
+        },
+        reply: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
+        handler: async (ctx) => {
+          const { ids } = ctx.body as { ids: number[] };
+          const rows: Row[] = [];
+          const refused: Array<{ field: string; message: string }> = [];
+          for (const [i, id] of ids.entries()) {
+            const row = await findRow(def, ctx.db, id, true);
+            if (!row) {
+              refused.push({ field: `ids[${i}]`, message: `${id}: not found / 不存在` });
+              continue;
+            }
+            try {
+              await checkDelete(def, ctx as RouteContext, row);
+              rows.push(row);
+            } catch (e) {
+              if (!(e instanceof AppError)) throw e;
+              const why = `${id}: ${e.message}`; // e.message is bilingual
+              refused.push({ field: `ids[${i}]`, message: why });
+            }
+          }
+          if (refused.length) {
+            // the reasons ride in the message too ("; "-separated, each in both languages), so a
+            // client that shows only the message shows why
+            const head = `${refused.length} of ${ids.length} cannot be deleted, nothing was deleted / ${ids.length} 条中有 ${refused.length} 条无法删除，未删除任何数据`;
+            throw new AppError(Code.CONFLICT, [head, ...refused.map((r) => r.message)].join('; '), { errors: refused });
+          }
+          await ctx.db.query(`DELETE FROM ${def.table} WHERE id = ANY($1::int[])`, [ids]);
+          for (const row of rows) await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: Number(row.id), before: row });
+          return { ids };
+        },
+      });
+    }
   }
   for (const a of def.actions ?? []) routes.push({ tags, ...a });
   return routes;

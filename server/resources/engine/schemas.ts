@@ -113,6 +113,9 @@ export function listQuerySchema(def: ResourceDef): JsonSchema {
   if (sorts.length) {
     properties.sort_by = { type: 'string', enum: sorts };
     properties.sort_order = { type: 'string', enum: ['asc', 'desc'] };
+    // a second sort key (docs/api.md: lists sort by up to two columns)
+    properties.then_by = { type: 'string', enum: sorts };
+    properties.then_order = { type: 'string', enum: ['asc', 'desc'] };
   }
   return { type: 'object', additionalProperties: false, properties };
 }

@@ -66,8 +66,26 @@ export interface ResourceDef {
   /** runs after an insert in the same transaction */
   afterCreate?(row: Row, ctx: RouteContext): Promise<void>;
   afterUpdate?(row: Row, before: Row, ctx: RouteContext): Promise<void>;
+  /**
+   * Rows that keep a row from being deleted (its history: orders, sessions, plan orders …):
+   * a delete while any exist is refused with 40009 naming them and their counts, so a delete
+   * never cascades through business data.
+   */
+  dependents?: Dependent[];
+  /** an extra rule before a delete (throw `conflict(...)` to refuse), after `dependents` */
+  beforeDelete?(row: Row, ctx: RouteContext): Promise<void>;
+  /** also `POST <name>/batch-delete` ({ ids }, up to 100): all or nothing, under the delete permission */
+  batchDelete?: boolean;
   /** bespoke routes of this resource */
   actions?: RouteDef[];
+}
+
+export interface Dependent {
+  table: string;
+  /** the column that points at this resource's id */
+  column: string;
+  /** what one calls those rows, in both languages */
+  label: { en: string; zh: string };
 }
 
 export type Row = Record<string, unknown>;

@@ -60,7 +60,7 @@ export const trainTask: ResourceDef = {
     epochs: F.int(1, 100),
     learning_rate: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, select: 't.learning_rate::float8' },
     mode: F.enumOf(TASK_MODES),
-    scheduled_at: { schema: DATE_PARAM, nullable: true },
+    scheduled_at: { schema: DATE_PARAM, nullable: true, sort: true },
     status: F.enumOf(TASK_STATUSES, { serverSet: true }),
     progress: { schema: { type: 'integer' }, readOnly: true },
     /** why the last run stopped (e.g. no trainer connected) */

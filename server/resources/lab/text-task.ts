@@ -57,7 +57,7 @@ function taskResource(a: Area): ResourceDef {
       /** the model name of tasks made before model servers (read only) */
       model: { schema: { type: 'string' }, readOnly: true },
       mode: F.enumOf(TASK_MODES),
-      scheduled_at: { schema: DATE_PARAM, nullable: true },
+      scheduled_at: { schema: DATE_PARAM, nullable: true, sort: true },
       status: F.enumOf(TASK_STATUSES, { serverSet: true }),
       total: { schema: { type: 'integer' }, serverSet: true },
       done: { schema: { type: 'integer' }, readOnly: true },

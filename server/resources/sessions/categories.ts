@@ -19,7 +19,7 @@ export const categoryGroup: ResourceDef = {
     id: F.id(),
     shop_id: { ...F.shopId(), required: false, nullable: true },
     shop_name: F.shopName(),
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     sort: F.int(0, 9999),
     remark: F.str(500),
     item_count: {
@@ -57,7 +57,7 @@ export const categoryItem: ResourceDef = {
       virtual: true,
       select: '(SELECT g.name FROM session_category_group g WHERE g.id = t.group_id)',
     },
-    name: F.str(100, { required: true }, 1),
+    name: F.str(100, { required: true, sort: true }, 1),
     keywords: F.str(500),
     description: F.str(1000),
     sort: F.int(0, 9999),

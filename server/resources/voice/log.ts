@@ -37,7 +37,7 @@ export const callLog: ResourceDef = {
     attempt: { schema: { type: 'integer' }, nullable: true },
     dialer: { schema: { type: 'string', maxLength: 16 }, filter: 'eq' },
     dry_run: { schema: { type: 'boolean' } },
-    status: { schema: { type: 'string', enum: ['dialling', 'ended'] } },
+    status: { schema: { type: 'string', enum: ['dialling', 'ended'] }, sort: true },
     outcome: { schema: { type: 'string' } },
     request: { schema: { type: 'object', additionalProperties: true }, nullable: true, detailOnly: true },
     provider_call_id: { schema: { type: 'string' }, nullable: true },

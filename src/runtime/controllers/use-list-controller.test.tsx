@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RuntimeEnv } from '../env.js';
 import { useMemoryQuery } from '../query.js';
 import type { ListSchema } from '../types.js';
-import { useListController } from './use-list-controller.js';
+import { nextSortKeys, useListController } from './use-list-controller.js';
 
 const schema = {
   $schema: '../../meta/list.schema.json',
@@ -86,6 +86,34 @@ describe('useListController', () => {
     act(() => hook.result.current.ctl.setSorter('name', 'descend'));
     await waitFor(() => expect(get.mock.lastCall?.[1]).toMatchObject({ page: 1, page_size: 50, sort_by: 'name', sort_order: 'desc' }));
     expect(hook.result.current.ctl.sorter).toEqual({ field: 'name', order: 'descend' });
+  });
+
+  it('sorts by a second key: then_by / then_order in the URL and the request; clearing the first promotes the second', async () => {
+    const { get, hook } = setup({ sort_by: 'status', sort_order: 'ascend', then_by: 'name', then_order: 'descend' });
+    await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
+    expect(get.mock.lastCall?.[1]).toMatchObject({ sort_by: 'status', sort_order: 'asc', then_by: 'name', then_order: 'desc' });
+    expect(hook.result.current.ctl.sorters).toEqual([
+      { field: 'status', order: 'ascend' },
+      { field: 'name', order: 'descend' },
+    ]);
+    act(() => hook.result.current.ctl.setSorters(nextSortKeys(hook.result.current.ctl.sorters, [{ field: 'name', order: 'descend' }])));
+    expect(hook.result.current.query.values).toMatchObject({ sort_by: 'name', sort_order: 'descend' });
+    expect(hook.result.current.query.values.then_by).toBeUndefined();
+    await waitFor(() => expect(get.mock.lastCall?.[1]).toMatchObject({ sort_by: 'name', sort_order: 'desc' }));
+    expect(get.mock.lastCall?.[1]).not.toHaveProperty('then_by');
+  });
+
+  it('nextSortKeys: the first key stays first, a new column joins second and replaces an older second', () => {
+    const a = { field: 'a', order: 'ascend' } as const;
+    const b = { field: 'b', order: 'descend' } as const;
+    const c = { field: 'c', order: 'ascend' } as const;
+    expect(nextSortKeys([], [a])).toEqual([a]);
+    // antd reports in column order; the earlier key stays first
+    expect(nextSortKeys([b], [a, b])).toEqual([b, a]);
+    expect(nextSortKeys([a, b], [a, b, c])).toEqual([a, c]);
+    expect(nextSortKeys([a, b], [{ field: 'a', order: 'descend' }, b])).toEqual([{ field: 'a', order: 'descend' }, b]);
+    expect(nextSortKeys([a, b], [{ field: 'a', order: null }, b])).toEqual([b]);
+    expect(nextSortKeys([a], [{ field: 'a' }])).toEqual([]);
   });
 
   it('refresh reloads; selection is kept for batch actions; large pages go virtual', async () => {

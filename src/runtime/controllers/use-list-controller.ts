@@ -16,6 +16,25 @@ import { useRefreshWhile } from './use-refresh-while.js';
 
 export type Row = Record<string, unknown>;
 export type SortOrder = 'ascend' | 'descend';
+export interface SortKey {
+  field: string;
+  order: SortOrder;
+}
+/** URL / API names of the second sort key (lists with the default sort names only) */
+const THEN = { field: 'then_by', order: 'then_order' } as const;
+
+/**
+ * The sort keys after a table reports its sort states (antd's multiple mode reports every
+ * sorted column; the one clicked last comes last): keys already there keep their place (the
+ * first stays first), a new one joins as the second, replacing an older second. At most two.
+ */
+export function nextSortKeys(prev: readonly SortKey[], reported: ReadonlyArray<{ field?: string; order?: SortOrder | null }>): SortKey[] {
+  const active = reported.filter((s): s is SortKey => !!s.field && (s.order === 'ascend' || s.order === 'descend'));
+  const kept = prev.flatMap((p) => active.filter((a) => a.field === p.field));
+  const added = active.filter((a) => !prev.some((p) => p.field === a.field));
+  const next = [...kept, ...added];
+  return next.length > 2 ? [next[0], next[next.length - 1]] : next;
+}
 
 export interface ListControllerOptions {
   env: RuntimeEnv;
@@ -41,8 +60,12 @@ export interface ListController {
   setFilters(values: Record<string, unknown>): void;
   resetFilters(): void;
   setPage(page: number, pageSize?: number): void;
+  /** the first sort key (or none) */
   sorter: { field?: string; order?: SortOrder };
+  /** every sort key, the first first (at most two; synced to the URL as sort_by / then_by) */
+  sorters: SortKey[];
   setSorter(field: string | undefined, order: SortOrder | undefined): void;
+  setSorters(keys: readonly SortKey[]): void;
   selectedKeys: Array<string | number>;
   selectedRows: Row[];
   setSelection(keys: Array<string | number>, rows: Row[]): void;
@@ -91,6 +114,9 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   const sortField = q[sortNames.field] ?? schema.defaultSort?.field;
   const sortOrderRaw = q[sortNames.order] ?? schema.defaultSort?.order;
   const sortOrder = sortOrderRaw === 'ascend' || sortOrderRaw === 'descend' ? sortOrderRaw : undefined;
+  const multiSort = !schema.data.sortParams;
+  const thenField = multiSort && sortField && sortOrder ? q[THEN.field] : undefined;
+  const thenOrder = thenField && (q[THEN.order] === 'ascend' || q[THEN.order] === 'descend') ? (q[THEN.order] as SortOrder) : undefined;
 
   // one state for what a request brings, so a reply is one update (one commit), and a request
   // started while the list already shows its loading state changes nothing
@@ -116,6 +142,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     if (paged) Object.assign(request, { page, page_size: pageSize });
     // the API convention (docs/api.md): sort_by + sort_order asc | desc; the URL keeps antd's words
     if (sortField && sortOrder) Object.assign(request, { [sortNames.field]: sortField, [sortNames.order]: sortOrder === 'ascend' ? 'asc' : 'desc' });
+    if (thenField && thenOrder && thenField !== sortField) Object.assign(request, { [THEN.field]: thenField, [THEN.order]: thenOrder === 'ascend' ? 'asc' : 'desc' });
     return Object.assign(request, resolveMap(schema.data.params, baseScope));
   };
 
@@ -178,7 +205,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
         if (id === seq.current) failed(e);
       },
     );
-  }, [schema, page, pageSize, filtersKey, sortField, sortOrder, tick, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- reloads on these values only (filters and params by their keys)
+  }, [schema, page, pageSize, filtersKey, sortField, sortOrder, thenField, thenOrder, tick, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- reloads on these values only (filters and params by their keys)
 
   const setFilters = useCallback(
     (values: Record<string, unknown>) => query.set({ ...encodeFilters(fields, values), page: undefined }),
@@ -196,11 +223,27 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
       }),
     [query, defaultSize, q.page_size],
   );
-  const setSorter = useCallback(
-    (field: string | undefined, order: SortOrder | undefined) =>
-      query.set({ [sortNames.field]: order ? field : undefined, [sortNames.order]: order, page: undefined }),
-    [query, sortNames.field, sortNames.order],
+  const setSorters = useCallback(
+    (keys: readonly SortKey[]) => {
+      const [first, then] = keys;
+      query.set({
+        [sortNames.field]: first?.field,
+        [sortNames.order]: first?.order,
+        ...(multiSort ? { [THEN.field]: then?.field, [THEN.order]: then?.order } : {}),
+        page: undefined,
+      });
+    },
+    [query, sortNames.field, sortNames.order, multiSort],
   );
+  const setSorter = useCallback(
+    (field: string | undefined, order: SortOrder | undefined) => setSorters(field && order ? [{ field, order }] : []),
+    [setSorters],
+  );
+  const sorters = useMemo(() => {
+    const keys: SortKey[] = sortField && sortOrder ? [{ field: sortField, order: sortOrder }] : [];
+    if (keys.length && thenField && thenOrder && thenField !== sortField) keys.push({ field: thenField, order: thenOrder });
+    return keys;
+  }, [sortField, sortOrder, thenField, thenOrder]);
   const setSelection = useCallback((keys: Array<string | number>, sel: Row[]) => setSelectionState({ keys, rows: sel }), []);
   const scope = useMemo(() => ({ ...baseScope, selection: selectedRows, selectedKeys }), [baseScope, selectedRows, selectedKeys]);
   const refresh = useCallback(() => setTick((t) => t + 1), []);
@@ -215,13 +258,15 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
   );
   const rowKey = schema.data.rowKey ?? 'id';
 
-  // selected rows follow a reload: the same keys, the fresh row objects
+  // selected rows follow a reload: the same keys, the fresh row objects; rows that are gone (a
+  // batch delete, another page) drop out of the selection, so a batch action never names them
   useEffect(() => {
     setSelectionState((sel) => {
       if (!sel.keys.length) return sel;
       const fresh = new Map(rows.map((r) => [r[rowKey] as string | number, r]));
-      const next = sel.rows.map((r) => fresh.get(r[rowKey] as string | number) ?? r);
-      return next.some((r, i) => r !== sel.rows[i]) ? { keys: sel.keys, rows: next } : sel;
+      const keys = sel.keys.filter((k) => fresh.has(k));
+      const next = keys.map((k) => fresh.get(k)!);
+      return keys.length !== sel.keys.length || next.some((r, i) => r !== sel.rows[i]) ? { keys, rows: next } : sel;
     });
   }, [rows, rowKey]);
 
@@ -248,7 +293,9 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     resetFilters,
     setPage,
     sorter: { field: sortOrder ? sortField : undefined, order: sortOrder },
+    sorters,
     setSorter,
+    setSorters,
     selectedKeys,
     selectedRows,
     setSelection,

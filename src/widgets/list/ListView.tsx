@@ -3,10 +3,12 @@ import type { ColumnsType } from 'antd/es/table';
 import { useContext, useEffect, useMemo, useRef, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
 import { ParentReloadContext, useRuntime } from '../../runtime/context.js';
-import { useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
+import { nextSortKeys, useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
 import { useMemoryQuery, useUrlQuery, type QueryPort } from '../../runtime/query.js';
 import type { ListSchema, LoadedSchema } from '../../runtime/types.js';
-import { ActionButtons } from '../actions/ActionButtons.js';
+import { ActionButtons, ROW_LINKS_SHOWN } from '../actions/ActionButtons.js';
+import { actionColumnWidth } from '../actions/width.js';
+import { isShown } from '../../runtime/actions.js';
 import { LiveMark } from '../LiveMark.js';
 import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
@@ -43,6 +45,20 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   const cols = useColumnSettings(user?.id, loaded.id, keys, defaultHidden);
   const host = (scope: Record<string, unknown>) => ({ env, scope, refresh: ctl.refresh, openForm });
 
+  // the action column as wide as the widest row's links (a fixed column would clip them)
+  const actionsWidth = useMemo(() => {
+    const actions = schema.rowActions ?? [];
+    if (!actions.length) return undefined;
+    const rows = ctl.rows.length ? ctl.rows : [undefined];
+    let widest = actionColumnWidth([env.t('runtime.list.actions')], null);
+    for (const row of rows) {
+      const scope = row ? { ...ctl.scope, record: row, row } : ctl.scope;
+      const labels = actions.filter((a) => (row ? isShown(a, env, scope) : !a.permission || env.can(a.permission))).map((a) => env.t(a.label));
+      const folds = labels.length > ROW_LINKS_SHOWN;
+      widest = Math.max(widest, actionColumnWidth(folds ? labels.slice(0, ROW_LINKS_SHOWN - 1) : labels, folds ? env.t('runtime.list.more') : null));
+    }
+    return widest;
+  }, [schema.rowActions, ctl.rows, ctl.scope, env]);
   const columns: ColumnsType<Row> = buildColumns(shown, {
     env,
     registry,
@@ -50,12 +66,14 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
     settings: cols.settings,
     order: cols.order,
     sorter: ctl.sorter,
+    sorters: schema.data.sortParams ? undefined : ctl.sorters,
   });
   if (schema.rowActions?.length) {
     columns.push({
       key: '__actions',
       title: env.t('runtime.list.actions'),
       fixed: 'right',
+      width: actionsWidth,
       render: (_: unknown, row: Row) => (
         <ActionButtons variant="link" actions={schema.rowActions} host={host({ ...ctl.scope, record: row, row })} />
       ),
@@ -116,8 +134,8 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
         onChange={(pagination, _filters, sorter, extra) => {
           if (extra.action === 'paginate') ctl.setPage(pagination.current ?? 1, pagination.pageSize);
           if (extra.action === 'sort') {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            ctl.setSorter(s?.columnKey ? String(s.columnKey) : undefined, s?.order ?? undefined);
+            const states = (Array.isArray(sorter) ? sorter : [sorter]).map((s) => ({ field: s?.columnKey ? String(s.columnKey) : undefined, order: s?.order }));
+            ctl.setSorters(nextSortKeys(ctl.sorters, states));
           }
         }}
       />

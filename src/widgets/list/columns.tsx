@@ -17,12 +17,17 @@ export interface ColumnContext {
   settings: ColumnSettings;
   order: string[];
   sorter: { field?: string; order?: 'ascend' | 'descend' };
+  /** every sort key, the first first (a list sorts by up to two columns) */
+  sorters?: ReadonlyArray<{ field: string; order: 'ascend' | 'descend' }>;
 }
 
 /** Columns the caller may see (permission, visible), in the saved order, without hidden ones. */
 export function visibleColumns(columns: readonly ColumnSpec[], env: RuntimeEnv, scope: Record<string, unknown>): ColumnSpec[] {
   return columns.filter((c) => isShown(c, env, scope));
 }
+
+const sortOrderOf = (ctx: ColumnContext, key: string) =>
+  (ctx.sorters ? ctx.sorters.find((s) => s.field === key)?.order : ctx.sorter.field === key ? ctx.sorter.order : undefined) ?? null;
 
 export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext): ColumnsType<Row> {
   const byKey = new Map(columns.map((c, i) => [c.key, { c, i }]));
@@ -44,8 +49,10 @@ export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext)
         fixed: c.fixed,
         align: c.align,
         ellipsis: c.ellipsis,
-        sorter: c.sorter ? true : undefined,
-        sortOrder: c.sorter ? (ctx.sorter.field === c.key ? (ctx.sorter.order ?? null) : null) : undefined,
+        // antd's multiple mode: a second sorted column joins the first (the server sorts; the
+        // priority only switches the mode on)
+        sorter: c.sorter ? (ctx.sorters ? { multiple: 1 } : true) : undefined,
+        sortOrder: c.sorter ? sortOrderOf(ctx, c.key) : undefined,
         render: cell
           ? (_: unknown, row: Row) => cell(getPath(row, path), props, { env, record: row })
           : (_: unknown, row: Row) => createElement(Comp, { ...props, value: getPath(row, path), record: row, enumId: c.enum }),
