@@ -28,8 +28,16 @@ export interface ActionHost {
 }
 
 /** A reply as interpolation variables for a success message (objects only). */
-export const vars = (result: unknown): Record<string, unknown> | undefined =>
-  result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+export const vars = (result: unknown): Record<string, unknown> | undefined => {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return undefined;
+  const r = result as Record<string, unknown>;
+  // a batch reply ({ ids }) reads as "{{count}} deleted"
+  return Array.isArray(r.ids) && r.count === undefined ? { ...r, count: r.ids.length } : r;
+};
+/** What a confirm text may name: how many rows are selected (batch actions). */
+const confirmVars = (scope: Scope): Record<string, unknown> => ({
+  count: Array.isArray(scope.selectedKeys) ? scope.selectedKeys.length : undefined,
+});
 
 /** May this action be shown? (permission via env.can, then `visible`) */
 export function isShown(spec: { permission?: string; visible?: boolean | string }, env: RuntimeEnv, scope: Scope): boolean {
@@ -53,7 +61,7 @@ export function isDisabled(spec: { disabled?: boolean | string }, scope: Scope):
 export async function runAction(action: ActionSpec, host: ActionHost): Promise<boolean> {
   const { env, scope } = host;
   if (action.confirm && action.type !== 'openForm' && action.type !== 'navigate') {
-    if (!(await env.confirm(env.t(action.confirm), { danger: action.danger }))) return false;
+    if (!(await env.confirm(env.t(action.confirm, confirmVars(scope)), { danger: action.danger }))) return false;
   }
   switch (action.type) {
     case 'navigate':

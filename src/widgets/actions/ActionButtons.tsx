@@ -1,4 +1,5 @@
-import { Button, Space, Tooltip } from 'antd';
+import { DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { isDisabled, isShown, runAction, type ActionHost } from '../../runtime/actions.js';
 import type { ActionSpec } from '../../runtime/types.js';
@@ -10,6 +11,9 @@ export interface ActionButtonsProps {
   /** toolbar buttons, or compact links in a table row */
   variant?: 'button' | 'link';
 }
+
+/** Row links shown before the rest fold into a "more" menu (a row with more than this many actions). */
+export const ROW_LINKS_SHOWN = 3;
 
 /** Draws the actions the caller may see and runs them; busy / progress per action. */
 export function ActionButtons({ actions, host, variant = 'button' }: ActionButtonsProps) {
@@ -37,10 +41,14 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
       });
     }
   };
+  // past three row actions, the first two stay links and the rest fold into "more"
+  const folds = variant === 'link' && visible.length > ROW_LINKS_SHOWN;
+  const shown = folds ? visible.slice(0, ROW_LINKS_SHOWN - 1) : visible;
+  const folded = folds ? visible.slice(ROW_LINKS_SHOWN - 1) : [];
   return (
     // row links stay on one line (a wrapped 'Delete' under 'Edit' reads as a second row)
     <Space size={variant === 'link' ? 4 : 8} wrap={variant !== 'link'}>
-      {visible.map((a) => {
+      {shown.map((a) => {
         const state = busy[a.key];
         const label = host.env.t(a.label) + (typeof state === 'number' ? ` ${Math.round(state)}%` : '');
         const button = (
@@ -65,6 +73,27 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
           button
         );
       })}
+      {folded.length ? (
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: folded.map((a) => ({
+              key: a.key,
+              label: <span data-action={a.key}>{host.env.t(a.label)}</span>,
+              danger: a.danger,
+              disabled: isDisabled(a, host.scope) || busy[a.key] !== undefined,
+            })),
+            onClick: ({ key }) => {
+              const a = folded.find((x) => x.key === key);
+              if (a) void run(a);
+            },
+          }}
+        >
+          <Button type="link" size="small" data-action="__more" loading={folded.some((a) => busy[a.key] !== undefined)}>
+            {host.env.t('runtime.list.more')} <DownOutlined />
+          </Button>
+        </Dropdown>
+      ) : null}
     </Space>
   );
 }
