@@ -205,4 +205,58 @@ export const routes = defineRoutes([
       return { revoked };
     },
   }),
+  route({
+    method: 'GET',
+    path: 'user/profile',
+    access: 'login',
+    summary: "My info: the signed-in account, its roles, how many keys it holds per module, its live sessions and its own latest audit events (20)",
+    reply: Type.Object({
+      id: Type.Integer(),
+      email: Type.String(),
+      name: Type.String(),
+      created_at: Type.String(),
+      last_login_at: Type.Union([Type.String(), Type.Null()]),
+      super_admin: Type.Boolean(),
+      roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), is_super_admin: Type.Boolean() })),
+      modules: Type.Array(Type.Object({ module: Type.String(), keys: Type.Integer() })),
+      sessions: Type.Integer(),
+      recent: Type.Array(
+        Type.Object({ id: Type.Integer(), action: Type.String(), resource: Type.String(), target_id: Type.Union([Type.String(), Type.Null()]), ip: Type.String(), created_at: Type.String() }),
+      ),
+    }),
+    async handler(ctx) {
+      const u = ctx.user!;
+      const acct = (
+        await ctx.db.query<{ created_at: Date; last_login_at: Date | null }>('SELECT created_at, last_login_at FROM accounts WHERE id = $1', [u.id])
+      ).rows[0];
+      const roles = await ctx.db.query<{ id: number; name: string; is_super_admin: boolean }>(
+        'SELECT r.id, r.name, r.is_super_admin FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = $1 ORDER BY r.id',
+        [u.id],
+      );
+      const modules = await ctx.db.query<{ module: string; keys: number }>(
+        u.isSuperAdmin
+          ? `SELECT module, count(*)::int AS keys FROM permissions GROUP BY module ORDER BY module`
+          : `SELECT p.module, count(DISTINCT p.id)::int AS keys FROM account_roles ar JOIN role_permissions rp ON rp.role_id = ar.role_id
+             JOIN permissions p ON p.id = rp.permission_id WHERE ar.account_id = $1 GROUP BY p.module ORDER BY p.module`,
+        u.isSuperAdmin ? [] : [u.id],
+      );
+      const recent = await ctx.db.query<{ id: string | number; action: string; resource: string; target_id: string | null; ip: string; created_at: Date }>(
+        'SELECT id, action, resource, target_id, ip, created_at FROM audit_logs WHERE actor_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20',
+        [u.id],
+      );
+      const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+      return {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        created_at: iso(acct.created_at)!,
+        last_login_at: iso(acct.last_login_at),
+        super_admin: u.isSuperAdmin,
+        roles: roles.rows,
+        modules: modules.rows,
+        sessions: (await liveSessions(ctx.db, u.id, u.sessionId, rulesOf(ctx))).length,
+        recent: recent.rows.map((r) => ({ ...r, id: Number(r.id), created_at: iso(r.created_at)! })),
+      };
+    },
+  }),
 ]);

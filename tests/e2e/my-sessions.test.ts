@@ -50,4 +50,20 @@ describe('my sessions', () => {
     await page.context().close();
     await other.context().close();
   });
+
+  it('my info shows the account, its keys per module and its own sign-in, with no untranslated key', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, h.admin);
+    await page.waitForURL('**/home');
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-my-info').click();
+    await page.waitForURL('**/my-info');
+    await page.getByTestId('my-info-email').getByText(h.admin.email).waitFor();
+    await page.getByTestId('my-info-modules').getByText('智能文本', { exact: false }).waitFor();
+    await page.getByTestId('my-info-recent').locator('.ant-tag', { hasText: '登录' }).first().waitFor();
+    const text = await page.getByTestId('my-info').innerText();
+    assert.doesNotMatch(text, /shell\.profile|admin\./);
+    await h.shot(page, 'my-info');
+    await page.context().close();
+  });
 });

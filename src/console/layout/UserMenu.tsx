@@ -1,5 +1,5 @@
 /** User menu: change password, my sessions and logout. */
-import { DesktopOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DesktopOutlined, IdcardOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -16,6 +16,7 @@ export function UserMenu() {
   const onClick = async ({ key }: { key: string }) => {
     if (key === 'change-password') navigate('/change-password');
     if (key === 'my-sessions') navigate('/my-sessions');
+    if (key === 'my-info') navigate('/my-info');
     if (key === 'logout') {
       await logout(http).catch(() => undefined);
       void message.success(t('shell.header.loggedOut'));
@@ -28,6 +29,7 @@ export function UserMenu() {
       menu={{
         onClick,
         items: [
+          { key: 'my-info', icon: <IdcardOutlined />, label: <span data-testid="menu-my-info">{t('shell.header.myInfo')}</span> },
           { key: 'change-password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('shell.header.changePassword')}</span> },
           { key: 'my-sessions', icon: <DesktopOutlined />, label: <span data-testid="menu-my-sessions">{t('shell.header.mySessions')}</span> },
           { type: 'divider' },

@@ -1,6 +1,6 @@
 /**
  * The route tree: /login without layout; everything else signed in, inside the main layout:
- * / → /home, /home, /no-permission, /change-password, /my-sessions, every manifest page (and alias), 404.
+ * / → /home, /home, /no-permission, /change-password, /my-sessions, /my-info, every manifest page (and alias), 404.
  */
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
@@ -18,6 +18,7 @@ const NotFound = lazy(() => import('../../screens/NotFound.js'));
 const NoPermission = lazy(() => import('../../screens/NoPermission.js'));
 const ChangePassword = lazy(() => import('../../screens/ChangePassword.js'));
 const MySessions = lazy(() => import('../../screens/MySessions.js'));
+const MyInfo = lazy(() => import('../../screens/MyInfo.js'));
 
 /** /home: the common module, no permission key, no menu entry. */
 export const HOME_ROUTE = { key: 'common_home', module: UNAUTH_COMMON, auth: false } as const;
@@ -43,6 +44,7 @@ export function AppRoutes() {
             <Route path="/no-permission" element={<NoPermission />} />
             <Route path="/change-password" element={<ChangePassword />} />
             <Route path="/my-sessions" element={<MySessions />} />
+            <Route path="/my-info" element={<MyInfo />} />
             {paths.map(({ path, entry }) => (
               <Route key={path} path={path} element={<GuardedPage entry={entry} />} />
             ))}
