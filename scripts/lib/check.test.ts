@@ -73,6 +73,19 @@ describe('schemas:check', () => {
     ]);
   });
 
+  it('fails when a routed manifest entry has no page schema', async () => {
+    const inputs = {
+      ...fx.inputs(null),
+      pageRoutes: [
+        { route: '/admin_center/demo/items', key: 'admin_center.demo.item' },
+        { route: '/admin_center/demo/orphan', key: 'admin_center.demo.orphan' },
+      ],
+    };
+    expect((await runChecks(inputs)).problems.map(formatProblem)).toEqual([
+      'src/contract/permission-manifest.ts#/admin_center.demo.orphan: route "/admin_center/demo/orphan" (admin_center.demo.orphan) has no page: no schema declares it in "routes" and it is not a bespoke screen',
+    ]);
+  });
+
   it('fails on an unknown permission key', async () => {
     fx.edit(LIST_FILE, (d) => (d.rowActions[0].permission = 'admin_center.demo.item.remove'));
     expect(await lines()).toEqual([

@@ -31,6 +31,8 @@ export interface CheckInputs {
   permissionKeys: ReadonlySet<string>;
   /** absolute route paths of the manifest (aliases included) */
   manifestRoutes: ReadonlySet<string>;
+  /** routes of the manifest that must open a schema page (not a module home or bespoke screen); absent: not checked */
+  pageRoutes?: ReadonlyArray<{ route: string; key: string }>;
   /** git ref to compare versions with; null skips the version check */
   base: string | null;
 }
@@ -45,6 +47,7 @@ export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
   const { schemas, problems, brokenIds } = await readSchemas(schemasDir, await fullValidators(path.join(schemasDir, 'meta')));
   const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
   problems.push(...checkReferences(schemas, inputs, locales, brokenIds));
+  if (inputs.pageRoutes) problems.push(...checkPagesExist(schemas, inputs.pageRoutes, brokenIds));
   if (inputs.base) problems.push(...(await checkVersions(schemas, inputs.root, inputs.base)));
   return { problems: sortProblems(problems), schemas };
 }
@@ -118,6 +121,33 @@ export function checkReferences(
     if (inputs.sorts) checkSorters(s.doc, inputs.sorts, add);
   }
   return problems;
+}
+
+/**
+ * Every routed manifest entry opens something: a menu entry whose route no page schema declares
+ * would show "no page configured for this route" (issue 11). Reported on the manifest, since no
+ * schema file is at fault.
+ */
+export function checkPagesExist(
+  schemas: readonly ParsedSchema[],
+  pageRoutes: ReadonlyArray<{ route: string; key: string }>,
+  brokenIds: ReadonlySet<string> = new Set(),
+): SchemaProblem[] {
+  const declared = new Set<string>();
+  for (const s of schemas) {
+    const doc = s.doc as { routes?: unknown; modes?: Record<string, { route?: unknown }> };
+    for (const r of Array.isArray(doc.routes) ? doc.routes : []) if (typeof r === 'string') declared.add(r);
+    for (const m of Object.values(doc.modes ?? {})) if (typeof m?.route === 'string') declared.add(m.route);
+  }
+  // a broken schema still names its routes in its file: do not report them missing as well
+  if (brokenIds.size) return [];
+  return pageRoutes
+    .filter((p) => !declared.has(p.route))
+    .map((p) => ({
+      file: 'src/contract/permission-manifest.ts',
+      pointer: `/${p.key}`,
+      reason: `route "${p.route}" (${p.key}) has no page: no schema declares it in "routes" and it is not a bespoke screen`,
+    }));
 }
 
 /** A sortable column of a list page is a column its data call sorts by (the server ignores any other). */

@@ -4,7 +4,7 @@
  * tests can pass their own.
  */
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
-import { allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
+import { BESPOKE_PAGE_KEYS, allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
 
 /** Widget names: the string array (or set) exported by src/widgets/names.ts, minus the unknown-widget box. */
@@ -60,6 +60,14 @@ export function manifestRoutes(): Set<string> {
   return out;
 }
 
+/** Routed manifest entries that must open a schema page: all but module homes and bespoke screens (aliases open the same page). */
+export function manifestPageRoutes(): Array<{ route: string; key: string }> {
+  const bespoke = new Set<string>(BESPOKE_PAGE_KEYS);
+  return flattenManifest()
+    .filter((e) => e.path && e.node.route !== 'home' && !bespoke.has(`${e.module}.${e.node.key}`))
+    .map((e) => ({ route: e.path!, key: `${e.module}.${e.node.key}` }));
+}
+
 export async function projectInputs(root: string, base: string | null): Promise<CheckInputs> {
   return {
     root,
@@ -69,6 +77,7 @@ export async function projectInputs(root: string, base: string | null): Promise<
     sorts: await readApiSorts(),
     permissionKeys: allPermissionKeys(),
     manifestRoutes: manifestRoutes(),
+    pageRoutes: manifestPageRoutes(),
     base,
   };
 }

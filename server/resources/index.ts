@@ -10,6 +10,7 @@ import { customer, mailAccount, merchantRoutes } from './merchant.js';
 import { notification } from './notification.js';
 import { order } from './order.js';
 import { plan, planConfigRoute } from './plan.js';
+import { learnTodoRoute } from './learn-todo.js';
 import { planOrder, planOrderRoutes } from './plan-order.js';
 import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
 import { productDesc } from './product-desc.js';
@@ -33,6 +34,7 @@ export const routes: RouteDef[] = [
   ...shopRoutes,
   ...merchantRoutes,
   planConfigRoute,
+  learnTodoRoute,
   ...planOrderRoutes,
   ...knowledgeRoutes,
   ...sessionRoutes,

@@ -24,6 +24,7 @@ export const K = {
   noticeDelete: `${T}.text.merchant_notice.notice_list.delete`,
   noticePush: `${T}.text.merchant_notice.notice_list.push`,
   material: `${T}.text.learn.material`,
+  todoPreview: `${T}.text.learn.todo_preview`,
   materialDetail: `${T}.text.learn.material.detail`,
   materialExport: `${T}.text.learn.material.export`,
   materialExports: `${T}.text.learn.material.exports`,

@@ -336,6 +336,18 @@ export const COMMON_HOME = {
   frontend_route: '/home',
 } as const;
 
+/**
+ * Manifest pages drawn by a hand-written screen instead of a schema (flattened keys; module
+ * homes are bespoke too). The client maps each to its screen (src/console/routes/pages.ts);
+ * `schemas:check` requires a schema page for every other routed entry.
+ */
+export const BESPOKE_PAGE_KEYS = [
+  'intelligent_text.text.session.chat',
+  'intelligent_text.text.session.mail',
+  'intelligent_text.text.session.voice',
+  'intelligent_text.text.script_manage.playground',
+] as const;
+
 export interface FlatManifestEntry {
   module: ModuleName;
   node: ManifestNode;

@@ -9,7 +9,7 @@ import { buildRouteConfig, type PageComponent, type PageResolver } from './confi
 
 const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
 
-/** Hand-written screens by flattened key, e.g. 'intelligent_text.text.session.chat'. */
+/** Hand-written screens by flattened key (the keys are BESPOKE_PAGE_KEYS of src/contract; a test keeps both lists equal). */
 export const BESPOKE_PAGES: Record<string, PageComponent> = {
   'intelligent_text.text.session.chat': lazy(() => import('../../screens/sessions/ChatSessions.js')),
   'intelligent_text.text.session.mail': lazy(() => import('../../screens/sessions/MailSessions.js')),

@@ -1,4 +1,5 @@
 import { Alert, Space, Table } from 'antd';
+import type { CheckboxProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useContext, useEffect, useMemo, useRef, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
@@ -85,6 +86,8 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
         type: schema.rowSelection,
         selectedRowKeys: ctl.selectedKeys,
         onChange: (k: Key[], rows: Row[]) => ctl.setSelection(k as Array<string | number>, rows),
+        // each row's checkbox has a name (axe: label)
+        getCheckboxProps: (row: Row) => ({ 'aria-label': env.t('runtime.list.selectRow', { id: String(row[ctl.rowKey] ?? '') }) }) as CheckboxProps,
       }
     : undefined;
   const childrenKey = schema.data.childrenKey;
