@@ -36,6 +36,7 @@ export const ENUM_IDS = [
   'feedback_status',
   'form_mode',
   'knowledge_source_type',
+  'learn_todo_kind',
   'mail_direction_type',
   'mail_flag',
   'message_type',
