@@ -19,6 +19,7 @@ export const INPUT_WIDGETS = [
   'TreeSelect',
   'Upload',
   'RemoteSelect',
+  'RemoteCheckboxGroup',
   'PermissionTree',
 ] as const;
 

@@ -81,6 +81,7 @@ export function defaultEntries(): WidgetEntry[] {
     fromFormily('TreeSelect', 'input'),
     fromFormily('Upload', 'input'),
     lazy('RemoteSelect', 'input', () => import('./inputs/RemoteSelect.js'), (m) => m.RemoteSelect),
+    lazy('RemoteCheckboxGroup', 'input', () => import('./inputs/RemoteCheckboxGroup.js'), (m) => m.RemoteCheckboxGroup),
     lazy('PermissionTree', 'input', () => import('./inputs/PermissionTree.js'), (m) => m.PermissionTree),
     fromFormily('FormItem', 'decorator'),
     fromFormily('FormGrid', 'layout'),

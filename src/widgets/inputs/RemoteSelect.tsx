@@ -6,8 +6,8 @@ import { useRemoteOptions, type RemoteOptionsProps } from './use-remote-options.
 type Props = RemoteOptionsProps & Omit<SelectProps, 'options'>;
 
 /** A Select whose options come from an API, e.g. shops from `GET shop-list` with env=all. */
-function RemoteSelectInput({ api, params, path, valueKey, labelKey, optionLabel, ...rest }: Props) {
-  const { options, loading } = useRemoteOptions({ api, params, path, valueKey, labelKey, optionLabel });
+function RemoteSelectInput({ api, params, path, valueKey, labelKey, labelKeys, optionLabel, ...rest }: Props) {
+  const { options, loading } = useRemoteOptions({ api, params, path, valueKey, labelKey, labelKeys, optionLabel });
   return (
     <Select
       allowClear
@@ -20,8 +20,8 @@ function RemoteSelectInput({ api, params, path, valueKey, labelKey, optionLabel,
   );
 }
 
-function RemoteSelectView({ api, params, path, valueKey, labelKey, optionLabel, value }: Props) {
-  const { options } = useRemoteOptions({ api, params, path, valueKey, labelKey, optionLabel });
+function RemoteSelectView({ api, params, path, valueKey, labelKey, labelKeys, optionLabel, value }: Props) {
+  const { options } = useRemoteOptions({ api, params, path, valueKey, labelKey, labelKeys, optionLabel });
   const values = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   if (!values.length) return <span>-</span>;
   return (

@@ -1,5 +1,5 @@
 /** Options loaded from an API ref through the env (cached per ref + params for the page's life). */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { callApi, getPath } from '../../runtime/api.js';
 import { useRuntime } from '../../runtime/context.js';
 import { evaluate } from '../../runtime/expr/evaluate.js';
@@ -12,6 +12,8 @@ export interface RemoteOptionsProps {
   path?: string;
   valueKey?: string;
   labelKey?: string;
+  /** the label field per language, e.g. { "zh-CN": "label", "en-US": "label_en" } (before labelKey) */
+  labelKeys?: Partial<Record<'zh-CN' | 'en-US', string>>;
   /** expression (no braces) over each item, e.g. "env === 'prod' ? id + '-' + name : name" */
   optionLabel?: string;
 }
@@ -26,7 +28,7 @@ const memo = new Map<string, Promise<unknown>>();
 
 export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption[]; loading: boolean } {
   const { env } = useRuntime();
-  const [state, setState] = useState<{ options: RemoteOption[]; loading: boolean }>({ options: [], loading: true });
+  const [state, setState] = useState<{ list: Array<Record<string, unknown>>; loading: boolean }>({ list: [], loading: true });
   const key = `${p.api}?${JSON.stringify(p.params ?? {})}`;
   useEffect(() => {
     let live = true;
@@ -41,23 +43,29 @@ export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption
         if (!live) return;
         const found = getPath(data, p.path);
         const list = Array.isArray(found) ? found : Array.isArray((found as { list?: unknown })?.list) ? (found as { list: unknown[] }).list : [];
-        const options = (list as Array<Record<string, unknown>>).map((raw) => {
-          let label: unknown = raw[p.labelKey ?? 'name'];
-          if (p.optionLabel) {
-            try {
-              label = evaluate(p.optionLabel, { ...raw, item: raw });
-            } catch {
-              /* keep the plain label */
-            }
-          }
-          return { label: String(label ?? ''), value: raw[p.valueKey ?? 'id'] as string | number, raw };
-        });
-        setState({ options, loading: false });
+        setState({ list: list as Array<Record<string, unknown>>, loading: false });
       })
-      .catch(() => live && setState({ options: [], loading: false }));
+      .catch(() => live && setState({ list: [], loading: false }));
     return () => {
       live = false;
     };
   }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- `key` is made of every input of the fetch
-  return state;
+  // labels follow the language without a new request
+  const labelKey = p.labelKeys?.[env.locale] ?? p.labelKey ?? 'name';
+  const options = useMemo(
+    () =>
+      state.list.map((raw) => {
+        let label: unknown = raw[labelKey];
+        if (p.optionLabel) {
+          try {
+            label = evaluate(p.optionLabel, { ...raw, item: raw });
+          } catch {
+            /* keep the plain label */
+          }
+        }
+        return { label: String(label ?? ''), value: raw[p.valueKey ?? 'id'] as string | number, raw };
+      }),
+    [state.list, labelKey, p.optionLabel, p.valueKey],
+  );
+  return { options, loading: state.loading };
 }

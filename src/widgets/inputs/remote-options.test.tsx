@@ -1,0 +1,40 @@
+/** Remote options: one request per API and params, labels in the page's language (labelKeys) without a new request. */
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RuntimeContext, type Runtime } from '../../runtime/context.js';
+import { createDefaultRegistry } from '../registry.js';
+import { createFakeEnv } from '../testing/env.js';
+import { useRemoteOptions } from './use-remote-options.js';
+import type { HttpPort } from '../../runtime/env.js';
+
+afterEach(cleanup);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+function Labels() {
+  const { options } = useRemoteOptions({ api: 'GET notification/target-types', labelKeys: { 'zh-CN': 'label', 'en-US': 'label_en' } });
+  return <span data-testid="labels">{options.map((o) => `${o.value}:${o.label}`).join(',')}</span>;
+}
+
+describe('useRemoteOptions', () => {
+  it('labels options by the locale with labelKeys', async () => {
+    const get = vi.fn(async () => [
+      { id: 1, label: 'Shopify', label_en: 'Shopify' },
+      { id: 2, label: '抖音', label_en: 'Douyin' },
+    ]);
+    const http = { get, post: vi.fn() } as unknown as HttpPort;
+    for (const locale of ['zh-CN', 'en-US'] as const) {
+      const env = createFakeEnv(http, { root, locale });
+      render(
+        <RuntimeContext.Provider value={{ env, registry: createDefaultRegistry({ strict: true }), user: null, loader: null } as unknown as Runtime}>
+          <Labels />
+        </RuntimeContext.Provider>,
+      );
+      await waitFor(() => expect(screen.getByTestId('labels').textContent).toBe(locale === 'zh-CN' ? '1:Shopify,2:抖音' : '1:Shopify,2:Douyin'));
+      cleanup();
+    }
+    // the second render reused the first one's request (cached per API and params)
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+});
