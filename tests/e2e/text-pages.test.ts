@@ -85,7 +85,11 @@ describe('intelligent_text pages show the demo data', () => {
 
   it('shop list filters by env through the URL query', async () => {
     await open('/intelligent_text/shop/list?env=prod&is_test=false', 'intelligent_text.shop_list');
-    const envs = await rows('intelligent_text.shop_list').locator('td:nth-child(6)').allInnerTexts();
+    // the env column by its header (a selection column and column settings move positions)
+    const headers = await schema('intelligent_text.shop_list').locator('thead th').allInnerTexts();
+    const col = headers.findIndex((t) => t.trim() === '环境') + 1;
+    assert.ok(col > 0, `headers: ${headers.join('|')}`);
+    const envs = await rows('intelligent_text.shop_list').locator(`td:nth-child(${col})`).allInnerTexts();
     assert.ok(envs.length > 0 && envs.every((e) => e.trim() === '生产' || e.includes('正式') || e.includes('prod')), `envs: ${envs.join(',')}`);
   });
 
@@ -124,7 +128,9 @@ describe('intelligent_text pages show the demo data', () => {
 
   it('plan order change log opens', async () => {
     await open('/intelligent_text/shop/plan_order', 'intelligent_text.plan_order_list');
-    await rows('intelligent_text.plan_order_list').first().locator('[data-action="log"]').click();
+    // four row actions: the log is in the "more" menu
+    await rows('intelligent_text.plan_order_list').first().locator('[data-action="__more"]').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [data-action="log"]').click();
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('套餐订单变更记录').waitFor();
     await modal.locator('.bo-json').first().waitFor();
@@ -199,7 +205,9 @@ describe('forms save through the real calls', () => {
     await page.locator('.ant-message-success', { hasText: '已保存' }).waitFor();
     const row = rows('intelligent_text.plan_order_list').first();
     await row.filter({ hasText: '199' }).waitFor();
-    await row.locator('[data-action="log"]').click();
+    // four row actions: the log is in the "more" menu
+    await row.locator('[data-action="__more"]').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [data-action="log"]').click();
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('创建', { exact: true }).waitFor();
     await page.keyboard.press('Escape');
