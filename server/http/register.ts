@@ -5,6 +5,7 @@ import { Code } from '../../src/contract/codes.js';
 import type { Db, Queryable } from '../db/db.js';
 import { writeAudit } from '../auth/audit.js';
 import { authenticate, sessionRules } from '../auth/sessions.js';
+import { authenticateService, INGEST_SCOPES, serviceActorEmail } from '../auth/service-tokens.js';
 import { routeLimiter } from '../plugins/rate-limit.js';
 import { AppError, CommittedError } from './errors.js';
 import type { Access, AuditEntry, JsonSchema, RouteContext, RouteDef, SessionUser } from './route.js';
@@ -17,6 +18,10 @@ export function checkRouteAccess(routes: RouteDef[], knownKeys = allPermissionKe
     const where = `${r.method} ${routeUrl(r)}`;
     const a = r.access as Access | undefined;
     if (a === 'public' || a === 'login') continue;
+    if (a && typeof a === 'object' && 'service' in a) {
+      if (!(INGEST_SCOPES as readonly string[]).includes(a.service)) throw new Error(`route ${where} names service scope "${String(a.service)}", which is not one of ${INGEST_SCOPES.join(', ')}`);
+      continue;
+    }
     if (!a || typeof a !== 'object' || !('permission' in a)) {
       throw new Error(`route ${where} declares no access (deny by default): set access to 'public', 'login' or { permission }`);
     }
@@ -32,9 +37,11 @@ export function checkRouteAccess(routes: RouteDef[], knownKeys = allPermissionKe
 
 export function allowed(access: Access, user: SessionUser | null): boolean {
   if (access === 'public') return true;
-  if (!user) return false;
+  // a service route is never open to a console session, not even a super admin's
+  if (!user || 'service' in (access as object)) return false;
   if (access === 'login' || user.isSuperAdmin) return true;
-  const keys = Array.isArray(access.permission) ? access.permission : [access.permission];
+  const p = (access as { permission: string | string[] }).permission;
+  const keys = Array.isArray(p) ? p : [p];
   return keys.some((k) => user.keys.has(k));
 }
 
@@ -83,7 +90,8 @@ const userAgent = (req: FastifyRequest): string => String(req.headers['user-agen
 /** `ctx.audit`: one shared function reading the context it is called on, not a closure per request. */
 function audit(this: RouteContext, entry: AuditEntry): Promise<void> {
   const { db, user, req } = this;
-  return writeAudit(db, { id: user?.id ?? null, email: user?.email ?? '', ip: clientIp(req), userAgent: userAgent(req) }, entry);
+  const email = user?.email ?? (req.serviceToken ? serviceActorEmail(req.serviceToken) : '');
+  return writeAudit(db, { id: user?.id ?? null, email, ip: clientIp(req), userAgent: userAgent(req) }, entry);
 }
 
 function context(db: Queryable, user: SessionUser | null, req: FastifyRequest, reply: FastifyReply): RouteContext {
@@ -117,7 +125,7 @@ async function auditRefusal(db: Db, route: RouteDef, user: SessionUser | null, r
   try {
     await writeAudit(
       db,
-      { id: user?.id ?? null, email: user?.email ?? '', ip: clientIp(req), userAgent: userAgent(req) },
+      { id: user?.id ?? null, email: user?.email ?? (req.serviceToken ? serviceActorEmail(req.serviceToken) : ''), ip: clientIp(req), userAgent: userAgent(req) },
       { action: 'forbidden', resource: route.path.split('/')[0], targetId: namedId(req), after: { route: `${route.method} ${routeUrl(route)}`, reason: err.message } },
     );
   } catch (e) {
@@ -159,6 +167,7 @@ declare module 'fastify' {
 export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[]): void {
   checkRouteAccess(routes);
   if (!app.hasRequestDecorator('sessionUser')) app.decorateRequest('sessionUser', null);
+  if (!app.hasRequestDecorator('serviceToken')) app.decorateRequest('serviceToken', null);
   const rules = sessionRules(app.backofficeConfig);
   // typed through @fastify/type-provider-typebox like every TypeBox route schema (route.ts `route()`)
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -174,14 +183,32 @@ export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[])
         throw err;
       }
     };
+    /**
+     * A service route (the ingestion API) is authenticated by its bearer token alone: no session
+     * is looked up and no cookie is read, so the console's header + cookie check — which is also
+     * what keeps other sites from making calls in a signed-in browser's name — does not apply:
+     * a browser never attaches a bearer token by itself.
+     */
+    const service = typeof route.access === 'object' && 'service' in route.access ? route.access.service : null;
+    const checkService: onRequestHookHandler = async (req) => {
+      const caller = await authenticateService(db, req);
+      if (!caller) throw new AppError(Code.NOT_LOGGED_IN, 'missing, unknown or revoked service token / 服务令牌缺失、无效或已吊销');
+      req.serviceToken = caller;
+      if (!caller.scopes.includes(service as string)) {
+        const err = new AppError(Code.FORBIDDEN, `this service token lacks the scope "${service}" / 该服务令牌没有 “${service}” 权限范围`);
+        await auditRefusal(db, route, null, req, err);
+        throw err;
+      }
+    };
     const limiter = routeLimiter(app, route.rateLimit);
-    const onRequest = [...(limiter ? [limiter] : []), ...(isPublic ? [] : [checkAccess])];
+    const onRequest = [...(limiter ? [limiter] : []), ...(isPublic ? [] : [service ? checkService : checkAccess])];
     api.route({
       method: route.method,
       url: routeUrl(route),
       // the lean header set of JSON API replies (server/plugins/security.ts); the request limit
       // runs as the first onRequest hook below instead of where the plugin would add it
       config: { apiReply: true, rateLimit: false },
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       ...(onRequest.length ? { onRequest } : {}),
       schema: {
         summary: route.summary,
@@ -189,7 +216,7 @@ export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[])
         ...(route.query ? { querystring: strict(route.query) } : {}),
         ...(route.body && route.method === 'POST' && !route.raw ? { body: strict(route.body) } : {}),
         ...(route.reply && !route.raw ? { response: { 200: envelope(route.reply) } } : {}),
-        ...(isPublic ? {} : { security: [{ adminToken: [] }] }),
+        ...(isPublic ? {} : { security: [service ? { serviceToken: [] } : { adminToken: [] }] }),
       },
       handler: async (req, reply) => {
         const user = req.sessionUser;

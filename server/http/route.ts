@@ -22,8 +22,10 @@ export type JsonSchema = Record<string, unknown>;
  * - `login`: any signed-in account.
  * - `{ permission }`: a flattened key `module.permission_key` (see src/contract/permission-manifest.ts);
  *   an array means any one of them. Super admins pass everything.
+ * - `{ service }`: no console session at all: an `Authorization: Bearer bct_…` service token holding
+ *   this scope (server/auth/service-tokens.ts; the ingestion API). Staff sessions never pass.
  */
-export type Access = 'public' | 'login' | { permission: string | string[] };
+export type Access = 'public' | 'login' | { permission: string | string[] } | { service: string };
 
 export interface SessionUser {
   id: number;
@@ -60,7 +62,7 @@ export interface RouteDef<Q = any, B = any> {
   method: 'GET' | 'POST';
   /** relative to the base, no leading slash, e.g. `role/list` */
   path: string;
-  base?: 'admin' | 'common';
+  base?: 'admin' | 'common' | 'ingest/v1';
   access: Access;
   summary?: string;
   tags?: string[];
@@ -76,6 +78,8 @@ export interface RouteDef<Q = any, B = any> {
    * connection, such as a password hash. Declare such routes with `route()` to get `ctx.db: Db`.
    */
   transaction?: false;
+  /** a larger body limit in bytes than the app's BODY_LIMIT (ingestion batches) */
+  bodyLimit?: number;
   /** a named request limit instead of the global one (server/plugins/rate-limit.ts) */
   rateLimit?: 'login';
   handler(ctx: RouteContext<Q, B>): Promise<unknown>;

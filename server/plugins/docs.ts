@@ -84,6 +84,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
       components: {
         securitySchemes: {
           adminToken: { type: 'apiKey', in: 'header', name: 'admin-token', description: 'plus cookies sid and sid_guard' },
+          serviceToken: { type: 'http', scheme: 'bearer', description: 'a service token (bct_…) of the ingestion API, made in admin_center → System → Service tokens' },
         },
       },
     },

@@ -320,6 +320,12 @@ export const MANIFEST: ModuleManifest[] = [
             button('admin.job.cancel', t('取消', 'Cancel')),
           ],
         }),
+        page('admin.service_token', 'system/service-tokens', t('服务令牌', 'Service tokens'), {
+          children: [
+            button('admin.service_token.create', t('新建令牌', 'Create token')),
+            button('admin.service_token.delete', t('吊销', 'Revoke')),
+          ],
+        }),
       ]),
     ],
   },

@@ -13,6 +13,9 @@
  *   name ids of rows that exist (demo data), so a route that forgot its check would visibly write;
  * - a persona holding a key of the route (or any signed-in account for `login` routes) is never
  *   refused with 20001 or 40003 (its calls name ids no row has, so they change nothing real).
+ * - routes of the ingestion API (`access: { service }`, a bearer service token) refuse every
+ *   persona with 20001: a console session, even the super admin's, is not a service token
+ *   (tests/api/ingest.test.ts calls them with tokens).
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -59,13 +62,19 @@ interface Who {
   superAdmin: boolean;
 }
 
-const keysOf = (r: RouteDef): string[] | 'public' | 'login' =>
-  r.access === 'public' || r.access === 'login' ? r.access : Array.isArray(r.access.permission) ? r.access.permission : [r.access.permission];
+/** `service`: a route of the ingestion API, open only to a bearer service token (no persona is one) */
+const keysOf = (r: RouteDef): string[] | 'public' | 'login' | 'service' =>
+  r.access === 'public' || r.access === 'login'
+    ? r.access
+    : 'service' in r.access
+      ? 'service'
+      : Array.isArray(r.access.permission) ? r.access.permission : [r.access.permission];
 
 const holds = (w: Who, r: RouteDef): boolean => {
   const k = keysOf(r);
   if (k === 'public') return true;
-  if (w.name === 'anonymous') return false;
+  // a console session, even the super admin's, is no service token
+  if (w.name === 'anonymous' || k === 'service') return false;
   if (k === 'login' || w.superAdmin) return true;
   return k.some((x) => w.keys.has(x));
 };
@@ -154,7 +163,7 @@ describe('permission matrix: every route × anonymous, no role, one module, supe
           const mark = await log.mark();
           const res = await call(w, r, REAL_ID, broken);
           calls++;
-          const want = w.name === 'anonymous' ? 20001 : 40003;
+          const want = w.name === 'anonymous' || keysOf(r) === 'service' ? 20001 : 40003;
           if (res.status !== 200 || res.body.code !== want) wrong.push(`${name} as ${w.name}${broken ? ' (broken body)' : ''}: HTTP ${res.status} ${res.body.code} ${res.body.msg}`);
           // the one write a refusal may leave: its own audit row
           const writes = (await log.since(mark)).filter((x) => !BOOKKEEPING.includes(x.tbl) || (x.tbl === 'audit_logs' && x.op !== 'INSERT'));

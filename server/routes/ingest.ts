@@ -1,0 +1,85 @@
+/**
+ * The ingestion API (issue 14): the customer-service platform pushes sessions, mails, orders,
+ * feedback, tickets and call logs under /api/ingest/v1/, authorised by a service token
+ * (`Authorization: Bearer bct_…`, one scope per route; server/auth/service-tokens.ts), never by
+ * a console session. Each call takes `{ records: [...] }` (1–1,000) and answers one result per
+ * record (server/ingest/ingest.ts); each batch leaves one audit row. docs/api.md "Ingestion API".
+ */
+import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { ingestBatch, KINDS } from '../ingest/ingest.js';
+
+export const INGEST_MAX_RECORDS = 1000;
+/** a batch of 1,000 sessions with their messages is larger than the console's 1 MiB */
+export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
+
+const fieldError = { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } };
+const reply = {
+  type: 'object',
+  properties: {
+    created: { type: 'integer' },
+    updated: { type: 'integer' },
+    unchanged: { type: 'integer' },
+    rejected: { type: 'integer' },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          index: { type: 'integer', description: 'position of the record in `records`' },
+          external_id: { type: ['string', 'null'] },
+          status: { type: 'string', enum: ['created', 'updated', 'unchanged', 'rejected'] },
+          id: { type: ['integer', 'null'], description: "the row's id in the console (null when rejected)" },
+          errors: { type: 'array', items: fieldError },
+        },
+      },
+    },
+  },
+};
+
+export const routes: RouteDef[] = defineRoutes(
+  KINDS.map((k) => ({
+    method: 'POST' as const,
+    base: 'ingest/v1' as const,
+    path: k.path,
+    access: { service: k.scope },
+    tags: ['ingest'],
+    bodyLimit: INGEST_BODY_LIMIT,
+    summary:
+      `${k.summary}. Bearer service token with scope "${k.scope}". Up to ${INGEST_MAX_RECORDS} records, each checked on its own ` +
+      '(the record schema is `x-record-schema` of `records.items`); idempotent by (shop_id, external_id): created, updated, unchanged or rejected with its fields',
+    body: {
+      type: 'object',
+      required: ['records'],
+      properties: {
+        records: {
+          type: 'array',
+          minItems: 1,
+          maxItems: INGEST_MAX_RECORDS,
+          // validated record by record in the handler, so one bad record does not refuse the batch
+          items: { description: 'one record, checked on its own against x-record-schema', 'x-record-schema': k.schema },
+        },
+      },
+    },
+    reply,
+    async handler(ctx: RouteContext<unknown, { records: unknown[] }>) {
+      const out = await ingestBatch(ctx.db, k, ctx.body.records);
+      const token = ctx.req.serviceToken;
+      await ctx.audit({
+        action: 'ingest',
+        resource: 'ingest',
+        targetId: k.path,
+        after: {
+          service: token ? { id: token.id, name: token.name } : null,
+          records: ctx.body.records.length,
+          created: out.created,
+          updated: out.updated,
+          unchanged: out.unchanged,
+          rejected: out.rejected,
+          // which records were refused (at most 50), not their content
+          rejected_records: out.results.filter((r) => r.status === 'rejected').slice(0, 50).map((r) => ({ index: r.index, external_id: r.external_id })),
+        },
+      });
+      return out;
+    },
+  })),
+);

@@ -1,0 +1,119 @@
+/**
+ * The Service tokens page (admin_center, system/service-tokens): the credentials of the
+ * customer-service platform on the ingestion API (server/routes/ingest.ts). A token is shown
+ * once, in the reply of `service-token/create`, and stored only as its SHA-256; it is revoked,
+ * never edited or shown again. Creation and revocation are audited (without the token).
+ */
+import { conflict, notFound } from '../http/errors.js';
+import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { INGEST_SCOPES, newServiceToken, tokenHint } from '../auth/service-tokens.js';
+import { sha256 } from '../auth/tokens.js';
+
+/** Flattened keys (src/contract/permission-manifest.ts). */
+export const ServiceTokenKeys = {
+  page: 'admin_center.admin.service_token',
+  create: 'admin_center.admin.service_token.create',
+  revoke: 'admin_center.admin.service_token.delete',
+} as const;
+
+const row = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    token_hint: { type: 'string', description: 'the first 8 characters, to tell tokens apart (never usable)' },
+    scopes: { type: 'array', items: { type: 'string', enum: [...INGEST_SCOPES] } },
+    state: { type: 'string', enum: ['active', 'revoked'] },
+    created_by: { type: ['integer', 'null'] },
+    created_by_name: { type: ['string', 'null'] },
+    created_at: { type: 'string', format: 'date-time' },
+    last_used_at: { type: ['string', 'null'], format: 'date-time' },
+    revoked_at: { type: ['string', 'null'], format: 'date-time' },
+    revoked_by_name: { type: ['string', 'null'] },
+  },
+};
+
+const COLS = `t.id, t.name, t.token_hint, t.scopes, CASE WHEN t.revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state,
+  t.created_by, c.name AS created_by_name, t.created_at, t.last_used_at, t.revoked_at, r.name AS revoked_by_name`;
+const FROM = 'FROM service_token t LEFT JOIN accounts c ON c.id = t.created_by LEFT JOIN accounts r ON r.id = t.revoked_by';
+
+interface Filters {
+  state?: 'active' | 'revoked';
+  keyword?: string;
+}
+
+const one = async (ctx: RouteContext<unknown, unknown>, id: number): Promise<unknown> => (await ctx.db.query(`SELECT ${COLS} ${FROM} WHERE t.id = $1`, [id])).rows[0];
+
+export const routes: RouteDef[] = defineRoutes([
+  {
+    method: 'GET',
+    path: 'service-token/list',
+    access: { permission: ServiceTokenKeys.page },
+    summary: 'Service tokens of the ingestion API, newest first (never the token itself: its first 8 characters)',
+    query: {
+      type: 'object',
+      properties: {
+        ...pageProps,
+        state: { type: 'string', enum: ['active', 'revoked'] },
+        keyword: { type: 'string', maxLength: 100, description: 'part of the name' },
+      },
+    },
+    reply: pageReply(row),
+    handler(ctx: RouteContext<PageQuery & Filters>) {
+      const keyword = ctx.query.keyword?.trim() || null;
+      return paged(ctx.db, {
+        select: COLS,
+        fromWhere: `${FROM} WHERE ($1::text IS NULL OR ($1::text = 'active') = (t.revoked_at IS NULL))
+          AND ($2::text IS NULL OR t.name ILIKE '%' || replace(replace(replace($2::text, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
+        orderBy: 't.id DESC',
+        params: [ctx.query.state ?? null, keyword],
+      }, ctx.query);
+    },
+  },
+  {
+    method: 'POST',
+    path: 'service-token/create',
+    access: { permission: ServiceTokenKeys.create },
+    summary: 'Creates a service token with its scopes; the reply holds the token (bct_…) — the only time it is shown',
+    body: {
+      type: 'object',
+      required: ['name', 'scopes'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
+        scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...INGEST_SCOPES] } },
+      },
+    },
+    reply: { type: 'object', properties: { ...row.properties, token: { type: 'string', description: 'shown once: store it now' } } },
+    async handler(ctx: RouteContext<unknown, { name: string; scopes: string[] }>) {
+      const token = newServiceToken();
+      const name = ctx.body.name.trim();
+      const scopes = INGEST_SCOPES.filter((x) => ctx.body.scopes.includes(x));
+      const r = await ctx.db.query<{ id: number }>(
+        'INSERT INTO service_token (name, token_hash, token_hint, scopes, created_by) VALUES ($1, $2, $3, $4::text[], $5) RETURNING id',
+        [name, sha256(token), tokenHint(token), scopes, ctx.user?.id ?? null],
+      );
+      const id = r.rows[0].id;
+      // the audit row names the token by id, name and hint; never the token
+      await ctx.audit({ action: 'create', resource: 'service_token', targetId: id, after: { name, scopes, hint: tokenHint(token) } });
+      return { ...((await one(ctx, id)) as object), token };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'service-token/revoke',
+    access: { permission: ServiceTokenKeys.revoke },
+    summary: 'Revokes a service token at once (its next call is 20001); 40009 when it is already revoked',
+    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+    reply: row,
+    async handler(ctx: RouteContext<unknown, { id: number }>) {
+      const { id } = ctx.body;
+      const before = (await ctx.db.query<{ name: string; revoked_at: string | null }>('SELECT name, revoked_at FROM service_token WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      if (!before) throw notFound(`service token ${id}`);
+      if (before.revoked_at) throw conflict(`service token ${id} is already revoked / 该服务令牌已吊销`);
+      await ctx.db.query('UPDATE service_token SET revoked_at = now(), revoked_by = $2 WHERE id = $1', [id, ctx.user?.id ?? null]);
+      await ctx.audit({ action: 'revoke', resource: 'service_token', targetId: id, before: { name: before.name, state: 'active' }, after: { state: 'revoked' } });
+      return one(ctx, id);
+    },
+  },
+]);
