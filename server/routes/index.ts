@@ -17,8 +17,6 @@ export async function allRoutes(): Promise<RouteDef[]> {
     // the ingestion API (bearer service tokens) and its token page — added with issue 14
     import('./service-tokens.js'),
     import('./ingest.js'),
-    // module homes' live figures (issue 14)
-    import('./home-stats.js'),
     // schema runtime (schema/list, schema/detail) — added by the schema tooling
     import('./schema.js'),
     // business resources — added by the business backend
