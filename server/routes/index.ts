@@ -14,6 +14,8 @@ export async function allRoutes(): Promise<RouteDef[]> {
     import('./audit-logs.js'),
     import('./config.js'),
     import('./jobs.js'),
+    // module homes' live figures (issue 14)
+    import('./home-stats.js'),
     // the ingestion API (bearer service tokens) and its token page — added with issue 14
     import('./service-tokens.js'),
     import('./ingest.js'),
