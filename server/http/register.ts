@@ -38,7 +38,7 @@ export function checkRouteAccess(routes: RouteDef[], knownKeys = allPermissionKe
 export function allowed(access: Access, user: SessionUser | null): boolean {
   if (access === 'public') return true;
   // a service route is never open to a console session, not even a super admin's
-  if (!user || 'service' in (access as object)) return false;
+  if (!user || (typeof access === 'object' && 'service' in access)) return false;
   if (access === 'login' || user.isSuperAdmin) return true;
   const p = (access as { permission: string | string[] }).permission;
   const keys = Array.isArray(p) ? p : [p];

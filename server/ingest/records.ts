@@ -17,7 +17,9 @@ const line = (maxLength: number): JsonSchema => str(maxLength, { pattern: NO_CON
 const when: JsonSchema = { type: 'string', format: 'calendar-date', maxLength: 40 };
 const flag: JsonSchema = { type: 'integer', enum: [0, 1] };
 const email: JsonSchema = { type: 'string', maxLength: 200, format: 'email' };
-const emailOrEmpty: JsonSchema = { type: 'string', maxLength: 200, anyOf: [{ const: '' }, { format: 'email' }] };
+const emailOrEmpty: JsonSchema = { type: 'string', maxLength: 200, pattern: '^$|^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'an email address or empty' };
+/** a real moment or null */
+const whenOrNull: JsonSchema = { type: ['string', 'null'], format: 'calendar-date', maxLength: 40 };
 
 const common = {
   external_id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: "the platform's id of the record, unique per shop and kind" },
@@ -54,7 +56,7 @@ export const SESSION = record(['started_at', 'messages'], {
   channel: line(20),
   country_code: { type: 'string', pattern: '^[A-Z]{2}$' },
   started_at: when,
-  ended_at: { anyOf: [when, { type: 'null' }] },
+  ended_at: whenOrNull,
   messages: {
     type: 'array',
     maxItems: 2000,
@@ -135,8 +137,8 @@ export const CALL_LOG = record(['callee_number', 'called_at'], {
   callee_number: str(32, { minLength: 1, pattern: NO_CONTROL }),
   customer_name: line(100),
   duration_seconds: { type: 'integer', minimum: 0, maximum: 86_400 * 7 },
-  result: { anyOf: [{ type: 'integer', enum: CALL_RESULTS }, { type: 'null' }] },
-  recording_url: { type: 'string', maxLength: 500, anyOf: [{ const: '' }, { format: 'uri', pattern: '^https?://' }] },
+  result: { type: ['integer', 'null'], enum: [...CALL_RESULTS, null], description: 'call_result enum, 1–4, or null (unknown)' },
+  recording_url: { type: 'string', maxLength: 500, pattern: '^(https?://\\S+)?$' },
   transcript: {
     type: 'array',
     maxItems: 2000,
@@ -148,5 +150,5 @@ export const CALL_LOG = record(['callee_number', 'called_at'], {
     },
   },
   called_at: when,
-  ended_at: { anyOf: [when, { type: 'null' }] },
+  ended_at: whenOrNull,
 });

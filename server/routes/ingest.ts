@@ -5,6 +5,7 @@
  * a console session. Each call takes `{ records: [...] }` (1–1,000) and answers one result per
  * record (server/ingest/ingest.ts); each batch leaves one audit row. docs/api.md "Ingestion API".
  */
+import { pickLang, requestLang } from '../http/lang.js';
 import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
 import { ingestBatch, KINDS } from '../ingest/ingest.js';
 
@@ -79,6 +80,9 @@ export const routes: RouteDef[] = defineRoutes(
           rejected_records: out.results.filter((r) => r.status === 'rejected').slice(0, 50).map((r) => ({ index: r.index, external_id: r.external_id })),
         },
       });
+      // a record's errors in the caller's language, like the envelope's own (server/http/lang.ts)
+      const lang = requestLang(ctx.req);
+      if (lang) for (const r of out.results) for (const e of r.errors ?? []) e.message = pickLang(e.message, lang);
       return out;
     },
   })),

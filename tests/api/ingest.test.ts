@@ -95,6 +95,8 @@ describe('service tokens (admin page)', () => {
 
     const viewer = await s.loginWithKeys([K.page]);
     expect((await viewer.get('service-token/list')).body.code).toBe(10000);
+    // routes open to any signed-in account are untouched by the service access kind
+    expect((await viewer.get('User/Get')).body.code).toBe(10000);
     expect((await viewer.post('service-token/create', { name: 'x', scopes: ['orders'] })).body.code).toBe(40003);
     expect((await viewer.post('service-token/revoke', { id: 1 })).body.code).toBe(40003);
 
@@ -279,8 +281,13 @@ describe('record by record checks and whole-request refusals', () => {
     expect(r.body.data).toMatchObject({ created: 2, rejected: 7 });
     expect((await s.db.query<{ e: string }>(`SELECT external_id AS e FROM shop_order WHERE external_id LIKE 'mix-%' ORDER BY 1`)).rows.map((x) => x.e)).toEqual(['mix-1', 'mix-9']);
     // only the caller's language when it asks for one
-    const zh = await ingest(full, 'orders', { records: [order('mix-2', { created_at: '2026-02-30T10:00:00Z' })] }, { 'x-lang': 'zh-CN' });
-    expect(zh.body.data.results[0].errors[0].message).toMatch(/\p{Script=Han}/u);
+    const bad = { records: [order('mix-2', { created_at: '2026-02-30T10:00:00Z' })] };
+    const zh = (await ingest(full, 'orders', bad, { 'x-lang': 'zh-CN' })).body.data.results[0].errors[0].message;
+    expect(zh).toMatch(/\p{Script=Han}/u);
+    expect(zh).not.toContain('must');
+    const en = (await ingest(full, 'orders', bad, { 'x-lang': 'en-US' })).body.data.results[0].errors[0].message;
+    expect(en).toContain('must');
+    expect(en).not.toMatch(/\p{Script=Han}/u);
   });
 
   it('a body that is not a batch, more than 1,000 records or a NUL character: 40001 naming the field, nothing written', async () => {
@@ -304,12 +311,31 @@ describe('record by record checks and whole-request refusals', () => {
     expect(await count('SELECT count(*)::int AS n FROM shop_order')).toBe(before);
   });
 
-  it('takes a full batch of 1,000 records', async () => {
-    const records = Array.from({ length: 1000 }, (_, i) => order(`bulk-${i}`));
+  it('takes a full batch of 1,000 records, larger than the console\'s 1 MiB body limit', async () => {
+    const records = Array.from({ length: 1000 }, (_, i) => order(`bulk-${i}`, { raw: { note: 'n'.repeat(1500), i } }));
+    expect(JSON.stringify({ records }).length).toBeGreaterThan(1024 * 1024);
     const r = await ingest(full, 'orders', { records });
     expect(r.body.code).toBe(10000);
     expect(r.body.data).toMatchObject({ created: 1000, rejected: 0 });
     expect((await ingest(full, 'orders', { records })).body.data).toMatchObject({ unchanged: 1000 });
     expect(await count(`SELECT count(*)::int AS n FROM shop_order WHERE external_id LIKE 'bulk-%'`)).toBe(1000);
+    expect((await s.db.query(`SELECT raw->>'i' AS i FROM shop_order WHERE external_id = 'bulk-7'`)).rows).toEqual([{ i: '7' }]);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the ingestion routes with the bearer scheme and the record schema', async () => {
+    const doc = (await (await fetch(`${s.url}/api/docs/json`)).json()) as {
+      paths: Record<string, { post?: { security?: unknown; requestBody?: { content: Record<string, { schema: { properties: { records: { items: Record<string, unknown> } } } }> } } }>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.components.securitySchemes.serviceToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const kind of ['sessions', 'mails', 'orders', 'feedback', 'tickets', 'call-logs']) {
+      const op = doc.paths[`/api/ingest/v1/${kind}`]?.post;
+      expect(op?.security, kind).toEqual([{ serviceToken: [] }]);
+      const items = op?.requestBody?.content['application/json'].schema.properties.records.items;
+      expect(items?.['x-record-schema'], kind).toMatchObject({ required: expect.arrayContaining(['external_id', 'shop_id']) });
+    }
+    expect(doc.paths['/api/admin/service-token/create']?.post?.security).toEqual([{ adminToken: [] }]);
   });
 });
