@@ -14,7 +14,8 @@ import { reidentifyKind } from '../resources/product-identify.js';
 import { autoLearnTicker, mineKind } from '../resources/auto-learn.js';
 import { pushKind } from '../resources/notification-push.js';
 import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
+import { imageExtractKind } from '../resources/config/image-extract-job.js';
 
-export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind];
+export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind, imageExtractKind];
 
 export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker];

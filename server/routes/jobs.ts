@@ -23,6 +23,7 @@ export const REF_PAGE_KEYS: Record<string, string> = {
   learn_export: 'intelligent_text.text.learn.material',
   notification: 'intelligent_text.text.merchant_notice.notice_list',
   config_auto_learn: 'intelligent_text.admin.config_center.auto_learn',
+  image_extraction: 'intelligent_text.text.operations_tools.image_extraction',
 };
 
 const live = { type: 'object', properties: {

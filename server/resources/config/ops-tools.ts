@@ -3,47 +3,15 @@ import type { RouteContext } from '../../http/route.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
-import { mustExist } from '../engine/refs.js';
 import { check } from '../engine/validate.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 
-const PICTURE_ANALYZE = 'intelligent_text.text.learn.picture_analyze';
-
 export const FILE_MAX_BYTES = 10 * 1024 * 1024;
 
-/** operationsTools/imageExtraction: text read from a product / policy image, with GPT extra info. */
-export const imageExtraction: ResourceDef = {
-  name: 'image-extraction',
-  auditName: 'image_extraction',
-  table: 'image_extraction',
-  keyword: "to_tsvector('simple', t.title)",
-  keywordIds: ['id', 'shop_id'],
-  defaultSort: { field: 'id', order: 'desc' },
-  fields: {
-    id: F.id(),
-    shop_id: F.shopId(),
-    shop_name: F.shopName(),
-    title: F.str(200, { required: true }, 1),
-    // an http(s) address, or a path on the console itself (the page's CSP shows only same-origin images)
-    image_url: { ...F.url(), required: true, schema: { type: 'string', maxLength: 500, pattern: '^(https?://|/)\\S+$' } },
-    extracted_text: F.text(20000, { detailOnly: true }),
-    extra_info: F.text(20000, { detailOnly: true }),
-    remark: F.str(1000),
-    created_at: F.createdAt(),
-    updated_at: F.updatedAt(),
-  },
-  operations: {
-    // also read by learn/pictureAnalyze (the analysed images and their results)
-    list: { permission: [SK.imageExtraction, PICTURE_ANALYZE] },
-    detail: { permission: [SK.imageExtraction, PICTURE_ANALYZE] },
-    create: { permission: SK.imageExtractionAdd },
-    update: { permission: SK.imageExtraction },
-    delete: { permission: SK.imageExtraction },
-  },
-  validate: async (v, ctx) => mustExist(ctx.db, 'shop', v.shop_id, 'shop_id'),
-};
+/** operationsTools/imageExtraction and learn/pictureAnalyze: ./image-extraction.ts */
+export { imageExtraction } from './image-extraction.js';
 
 /** operationsTools/fileUpload2S3: files kept in the database (table stored_file), no external S3. */
 export const storedFile: ResourceDef = {

@@ -6,8 +6,13 @@
  * - `error-<label>`: HTTP 500 whose message quotes the bearer token (as some servers do with a
  *   bad key), so tests can prove the console masks it;
  * - `slow-<label>`: never answers (the caller's timeout must fire);
- * - `break-<label>`: streams two words, then drops the connection.
- * `POST /v1/embeddings`: an 8-dimensional vector per input, from the text's characters.
+ * - `break-<label>`: streams two words, then drops the connection;
+ * - `vision-<label>`: reads images — when the last user message holds an `image_url` part
+ *   (a `data:image/...;base64,` URL), answers (non-streamed) with the JSON of VISION_READING
+ *   (`<label>` in its product name); without an image, "no image received".
+ * `POST /v1/embeddings`: an 8-dimensional vector per input, from the text's characters; with
+ *   `opts.embed`, the vector that function gives for (text, model), an HTTP 500 when it gives
+ *   'error' for any input, no answer when it gives 'hang' (hybrid.test.ts).
  * Every request is kept in `requests` (path, authorization header, body).
  */
 import http from 'node:http';
@@ -26,9 +31,22 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
+/** what a `vision-*` model "reads" from any image it is sent */
+export const VISION_READING = {
+  text: '夏季新品 T-SHIRT\nSIZE M · ¥99',
+  attributes: { product: 'T-shirt', brand: null, size: 'M', colour: 'red', price: '¥99', material: 'cotton', other: { sleeve: 'short' } },
+};
+
+const hasImage = (body: Record<string, any>): boolean =>
+  Array.isArray(body.messages) &&
+  body.messages.some((m: any) => Array.isArray(m?.content) && m.content.some((p: any) => p?.type === 'image_url' && /^data:image\/[a-z]+;base64,/.test(String(p.image_url?.url ?? ''))));
+
 const vector = (text: string) => Array.from({ length: 8 }, (_, i) => ((text.charCodeAt(i % Math.max(1, text.length)) || 0) % 17) / 17);
 
-export async function startFakeOpenAI(opts: { wordDelayMs?: number } = {}): Promise<FakeOpenAI> {
+/** a test's own embeddings: a vector, or 'error' (HTTP 500) / 'hang' (no answer) for the whole call */
+export type FakeEmbedder = (text: string, model: string) => number[] | 'error' | 'hang';
+
+export async function startFakeOpenAI(opts: { wordDelayMs?: number; embed?: FakeEmbedder } = {}): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
@@ -44,10 +62,17 @@ export async function startFakeOpenAI(opts: { wordDelayMs?: number } = {}): Prom
       };
       if (req.url === '/v1/embeddings') {
         const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
+        const own = opts.embed ? input.map((t) => opts.embed!(String(t), String(body.model ?? ''))) : null;
+        if (own?.includes('hang')) {
+          hanging.add(res);
+          res.on('close', () => hanging.delete(res));
+          return;
+        }
+        if (own?.includes('error')) return json(500, { error: { message: 'embeddings exploded', type: 'server_error' } });
         return json(200, {
           object: 'list',
           model: body.model,
-          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vector(String(t)) })),
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: own ? own[index] : vector(String(t)) })),
           usage: { prompt_tokens: input.join(' ').length, total_tokens: input.join(' ').length },
         });
       }
@@ -61,6 +86,17 @@ export async function startFakeOpenAI(opts: { wordDelayMs?: number } = {}): Prom
       }
       if (kind === 'error') {
         return json(500, { error: { message: `upstream exploded while using ${authorization.replace(/^Bearer /, '')}`, type: 'server_error' } });
+      }
+      if (kind === 'vision' && !body.stream) {
+        const content = hasImage(body) ? JSON.stringify({ ...VISION_READING, attributes: { ...VISION_READING.attributes, product: `${label} T-shirt` } }) : 'no image received';
+        return json(200, {
+          id: 'cmpl-v',
+          object: 'chat.completion',
+          created: 0,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 812, completion_tokens: 64, total_tokens: 876 },
+        });
       }
       const text = `answer from ${label}`;
       const usage = { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 };
