@@ -118,6 +118,18 @@ describe('service tokens (admin page)', () => {
     expect((await s.db.query(`SELECT 1 FROM audit_logs WHERE resource = 'service_token' AND action = 'revoke' AND target_id = $1`, [String(made.body.data.id)])).rows).toHaveLength(1);
   });
 
+  it('the page and its create form are served to key holders only, the form with the server\'s bounds', async () => {
+    const viewer = await s.loginWithKeys([K.page, K.create]);
+    const page = await viewer.get('schema/detail', { id: 'admin_center.service_token.list' });
+    expect(page.body.code).toBe(10000);
+    expect(page.body.data.schema.routes).toEqual(['/admin_center/system/service-tokens']);
+    const form = await viewer.get('schema/detail', { id: 'admin_center.service_token.form' });
+    expect(form.body.code).toBe(10000);
+    expect(JSON.stringify(form.body.data.fields)).toContain('"maxLength":100');
+    const other = await s.loginWithKeys(['admin_center.admin.job']);
+    expect((await other.get('schema/detail', { id: 'admin_center.service_token.list' })).body.code).toBe(40004);
+  });
+
   it('refuses a bad name or unknown scopes with 40001', async () => {
     expect((await admin.post('service-token/create', { name: '', scopes: ['orders'] })).body.code).toBe(40001);
     const r = await admin.post('service-token/create', { name: 'x', scopes: ['orders', 'accounts'] });
