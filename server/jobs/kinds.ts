@@ -7,6 +7,7 @@ import { noopKind } from './noop.js';
 import { campaignKind, campaignTicker } from '../voice/campaign.js';
 import { docLearnKind } from '../resources/learn-doc-job.js';
 import { knowledgeSyncTicker } from '../ai/knowledge/index.js';
+import { embedKind, knowledgeEmbedTicker } from '../ai/knowledge/embed.js';
 import { taskRunKind } from '../resources/lab/run-job.js';
 import { taskStartTicker } from '../resources/lab/run-ticker.js';
 import { trainRunKind } from '../resources/lab/train-job.js';
@@ -16,6 +17,6 @@ import { pushKind } from '../resources/notification-push.js';
 import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
 import { imageExtractKind } from '../resources/config/image-extract-job.js';
 
-export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind, imageExtractKind];
+export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind, embedKind, imageExtractKind];
 
-export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker];
+export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, knowledgeEmbedTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker];

@@ -1,8 +1,10 @@
 /**
  * Retrieval test ("hit testing", as in Dify): a query → the ranked chunks of the knowledge index
- * with their source, BM25 score, the words matched and the filters used.
+ * with their source, BM25 score, vector similarity (hybrid ranking), the words matched and the
+ * filters used; `ranking` says whether BM25 and vectors were fused ('hybrid') or BM25 ranked
+ * alone ('bm25', with `ranking_note` saying why).
  *
- *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit? }
+ *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking? }
  *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=   (the schema page
  *        intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
  */
@@ -37,6 +39,9 @@ const hitSchema = {
     chunk_index: { type: 'integer' },
     text: { type: 'string' },
     score: { type: 'number' },
+    bm25: { type: ['number', 'null'] },
+    similarity: { type: ['number', 'null'] },
+    fused: { type: ['number', 'null'] },
     matched: { type: 'integer' },
     matched_terms: { type: 'string' },
   },
@@ -57,6 +62,13 @@ const replySchema = {
       },
     },
     scope: { type: 'integer' },
+    ranking: { type: 'string', enum: ['bm25', 'hybrid'] },
+    ranking_note: { type: 'string' },
+    embedded: { type: ['integer', 'null'] },
+    embeddings: {
+      type: ['object', 'null'],
+      properties: { server_id: { type: 'integer' }, server: { type: 'string' }, model: { type: 'string' } },
+    },
     took_ms: { type: 'number' },
     total: { type: 'integer' },
     list: { type: 'array', items: hitSchema },
@@ -70,7 +82,11 @@ interface HitTestInput {
   source_types?: SourceType[] | null;
   policy_types?: number[] | null;
   limit?: number;
+  ranking?: 'auto' | 'bm25';
 }
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 async function hitTest(ctx: RouteContext, b: HitTestInput) {
   await mustExist(ctx.db, 'shop', b.shop_id ?? undefined, 'shop_id');
@@ -90,21 +106,41 @@ async function hitTest(ctx: RouteContext, b: HitTestInput) {
     policyTypes: filters.policy_types,
     limit,
     perSource: 3,
+    ranking: b.ranking ?? 'auto',
+    log: ctx.req.log,
   });
   const list = r.hits.map((h, i) => ({
     rank: i + 1,
     ...h,
-    score: Math.round(h.score * 1000) / 1000,
+    score: r3(h.score),
+    bm25: h.bm25 === null ? null : r3(h.bm25),
+    similarity: h.similarity === null ? null : r3(h.similarity),
+    fused: h.fused === null ? null : r6(h.fused),
     matched_terms: `${h.matched} / ${r.terms.length}`,
   }));
-  return { query: b.query, terms: r.terms, filters, scope: r.scope, took_ms: Math.round(r.tookMs * 10) / 10, total: list.length, list };
+  const embeddings = r.embeddings && { server_id: r.embeddings.serverId, server: r.embeddings.server, model: r.embeddings.model };
+  return {
+    query: b.query,
+    terms: r.terms,
+    filters,
+    scope: r.scope,
+    ranking: r.ranking,
+    ranking_note: r.rankingNote,
+    embedded: r.embedded,
+    embeddings,
+    took_ms: Math.round(r.tookMs * 10) / 10,
+    total: list.length,
+    list,
+  };
 }
 
 const postRoute: RouteDef = {
   method: 'POST',
   path: 'knowledge/hit-test',
   access: ACCESS,
-  summary: 'Retrieval test: the ranked knowledge chunks for a query (BM25), with source, score and the filters used',
+  summary: 'Retrieval test: the ranked knowledge chunks for a query (BM25, or BM25 fused with vectors when an embeddings server is configured), with source, scores and the filters used',
+  // the question's embeddings call must not hold a transaction (PGlite has one connection)
+  transaction: false,
   body: {
     type: 'object',
     additionalProperties: false,
@@ -116,6 +152,7 @@ const postRoute: RouteDef = {
       source_types: { type: 'array', maxItems: SOURCE_TYPES.length, uniqueItems: true, items: SOURCE },
       policy_types: { type: 'array', maxItems: 11, uniqueItems: true, items: PTYPE },
       limit: LIMIT,
+      ranking: { type: 'string', enum: ['auto', 'bm25'], default: 'auto' },
     },
   },
   reply: replySchema,

@@ -5,8 +5,18 @@
  * word is the number of its positions in the chunk's tsvector, the document frequency and the
  * average length are counted over the chunks the filters allow. Plain SQL, so PGlite and
  * PostgreSQL rank identically.
+ *
+ * Hybrid ranking: when an embeddings server is configured (server/ai/knowledge/embed.ts) and the
+ * question can be embedded (within `QUERY_EMBED_TIMEOUT_MS`), the BM25 list and the list by
+ * vector similarity (cosine of the L2-normalised vectors, an exact scan of the chunks the filters
+ * allow that have a vector of that server's model) are fused by Reciprocal Rank Fusion:
+ * fused = Σ 1 / (RRF_K + rank) over the first `RRF_DEPTH` chunks of each list. Chunks without a
+ * vector yet take part through BM25 alone. Otherwise (no server, the call fails or times out)
+ * the ranking is BM25 alone, exactly as without embeddings, and the result says why.
  */
 import type { Db, Queryable } from '../../db/db.js';
+import { embed } from '../gateway/embed-test.js';
+import { embeddingServer, normalize } from '../knowledge/embed.js';
 import { SOURCE_TYPES, syncKnowledge, type SourceType } from '../knowledge/index.js';
 import { tokenize } from '../knowledge/segment.js';
 
@@ -28,6 +38,10 @@ export interface SearchOptions extends SearchFilters {
   perSource?: number;
   /** re-index pending sources first (default true) */
   sync?: boolean;
+  /** 'auto' (default): hybrid when an embeddings server is configured; 'bm25': BM25 alone */
+  ranking?: 'auto' | 'bm25';
+  /** where the question's embeddings call is recorded (default: `db`) */
+  log?: { warn(obj: object, msg?: string): void };
 }
 
 export interface Hit {
@@ -40,8 +54,14 @@ export interface Hit {
   title: string;
   chunk_index: number;
   text: string;
-  /** BM25 score */
+  /** BM25 score (0: the chunk shares no word with the question, found by its vector) */
   score: number;
+  /** BM25 score, null when the chunk is not among the BM25 candidates */
+  bm25: number | null;
+  /** cosine similarity of the question's and the chunk's vectors (hybrid only; null: no vector) */
+  similarity: number | null;
+  /** the Reciprocal Rank Fusion score the hybrid list is ordered by (null: BM25 ranking) */
+  fused: number | null;
   /** distinct query words the chunk contains */
   matched: number;
   /** the highest IDF among them (low: only words most of the knowledge has) */
@@ -55,7 +75,24 @@ export interface SearchResult {
   /** chunks the filters allow (BM25's N) */
   scope: number;
   tookMs: number;
+  /** 'hybrid': BM25 and vectors fused; 'bm25': BM25 alone (see `rankingNote`) */
+  ranking: 'bm25' | 'hybrid';
+  /** why BM25 alone ('' when hybrid): no embeddings server, the call failed or timed out, asked for */
+  rankingNote: string;
+  /** hybrid: chunks in scope that have a vector of the server's model (the others rank by BM25 only) */
+  embedded: number | null;
+  /** hybrid: the embeddings server and model used */
+  embeddings: { serverId: number; server: string; model: string } | null;
 }
+
+/** Reciprocal Rank Fusion's constant (Cormack et al. 2009; 60 is the common default) */
+export const RRF_K = 60;
+/** the chunks of each list (BM25, vectors) that take part in the fusion */
+export const RRF_DEPTH = 50;
+/** the question's embeddings call waits at most this long (the server's own timeout may be shorter) */
+export const QUERY_EMBED_TIMEOUT_MS = 3000;
+/** after the question could not be embedded, searches use BM25 alone this long before trying again */
+export const QUERY_EMBED_PAUSE_MS = 15_000;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -88,20 +125,20 @@ function filterSql(f: SearchFilters, params: unknown[]): string {
 /** The distinct words of a query, as they are indexed. */
 export const queryTerms = (query: string): string[] => [...new Set(tokenize(query))];
 
-export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
-  const t0 = performance.now();
-  if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
-  const terms = queryTerms(o.query).slice(0, 64);
-  if (!terms.length) return { terms, hits: [], scope: 0, tookMs: performance.now() - t0 };
-  const limit = Math.min(Math.max(o.limit ?? 5, 1), 100);
-  const perSource = Math.max(o.perSource ?? 1, 1);
+type Bm25Row = Omit<Hit, 'bm25' | 'similarity' | 'fused'>;
+
+/**
+ * BM25 over the filtered chunks: at most `perSource` chunks of a source, the best `limit`, ordered
+ * by score. `scope` is 0 when nothing matched.
+ */
+async function bm25(db: Queryable | Db, terms: string[], f: SearchFilters, perSource: number, limit: number): Promise<{ rows: Bm25Row[]; scope: number }> {
   const params: unknown[] = [terms.join(' ')];
-  const where = filterSql(o, params);
+  const where = filterSql(f, params);
   params.push(perSource, limit);
   const pPer = params.length - 1;
   const pLimit = params.length;
   // q: the query's lexemes exactly as to_tsvector makes them (the same 'simple' parser as the index)
-  const r = await db.query<Hit & { scope: number }>(
+  const r = await db.query<Bm25Row & { scope: number }>(
     `WITH q AS (
        SELECT array_agg(lexeme) AS lx,
               array_to_string(array_agg(quote_literal(lexeme)), ' | ')::tsquery AS tq
@@ -133,6 +170,141 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
     params,
   );
   const scope = r.rows[0]?.scope ?? 0;
-  const hits = r.rows.map(({ scope: _s, nth: _n, ...h }: Hit & { scope: number; nth?: unknown }) => ({ ...h, score: Number(h.score), best_idf: Number(h.best_idf) }));
-  return { terms, hits, scope, tookMs: performance.now() - t0 };
+  const rows = r.rows.map(({ scope: _s, nth: _n, ...h }: Bm25Row & { scope: number; nth?: unknown }) => ({ ...h, score: Number(h.score), best_idf: Number(h.best_idf) }));
+  return { rows, scope };
+}
+
+/** Questions are not embedded for a while after their server failed (a server down must not slow every search). */
+const queryEmbedPausedUntil = new Map<string, number>();
+
+type QueryVector = { ok: true; vector: number[]; server: { serverId: number; server: string; model: string }; key: string } | { ok: false; note: string };
+
+async function questionVector(db: Queryable | Db, query: string, log?: SearchOptions['log']): Promise<QueryVector> {
+  const s = await embeddingServer(db);
+  if (!s) return { ok: false, note: 'no embeddings server is configured / 未配置向量模型服务' };
+  const paused = queryEmbedPausedUntil.get(s.key);
+  if (paused && paused > Date.now()) return { ok: false, note: `the embeddings server failed a moment ago; BM25 alone until ${new Date(paused).toISOString()} / 向量模型服务刚才调用失败，暂用 BM25` };
+  queryEmbedPausedUntil.delete(s.key);
+  try {
+    const r = await embed({ db, texts: [query], modelServerId: s.id, signal: AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS), log });
+    const v = normalize(r?.vectors[0]);
+    if (!r || !v) throw new Error('no vector in the reply');
+    return { ok: true, vector: v, key: s.key, server: { serverId: s.id, server: s.name, model: s.model } };
+  } catch (e) {
+    queryEmbedPausedUntil.set(s.key, Date.now() + QUERY_EMBED_PAUSE_MS);
+    const msg = (e as Error).message || String(e);
+    const why = /cancel|abort|no reply within/i.test(msg) ? `timed out (${Math.min(QUERY_EMBED_TIMEOUT_MS, s.timeoutMs)} ms)` : `failed: ${msg}`;
+    return { ok: false, note: `the question could not be embedded (${why.slice(0, 300)}) / 问题向量化失败，使用 BM25` };
+  }
+}
+
+interface VectorRow {
+  id: number;
+  sim: number | null;
+  vrank: number;
+  scope: number;
+  embedded: number;
+}
+
+/**
+ * Vector similarity over the filtered chunks that have a vector of `key`: the first `depth` by
+ * similarity and the `also` chunks (BM25's candidates), with their rank; and the first row
+ * whatever it is, so `scope` and `embedded` (counts over the filtered chunks) always come back.
+ */
+async function vectorRanks(db: Queryable | Db, vector: number[], key: string, f: SearchFilters, depth: number, also: number[]): Promise<VectorRow[]> {
+  const params: unknown[] = [vector, key, vector.length];
+  const where = filterSql(f, params);
+  params.push(depth, also);
+  const r = await db.query<VectorRow>(
+    `WITH v AS (
+       SELECT c.id,
+              CASE WHEN c.embedding_key = $2 AND array_length(c.embedding, 1) = $3
+                   THEN (SELECT sum(a * b) FROM unnest(c.embedding, $1::real[]) AS u(a, b))::float8 END AS sim
+         FROM knowledge_chunk c
+        WHERE ${where}
+     ),
+     r AS (
+       SELECT id, sim, row_number() OVER (ORDER BY sim DESC NULLS LAST, id) AS vrank,
+              count(*) OVER () AS scope, count(sim) OVER () AS embedded
+         FROM v
+     )
+     SELECT id::int AS id, sim, vrank::int AS vrank, scope::int AS scope, embedded::int AS embedded
+       FROM r WHERE vrank = 1 OR (sim IS NOT NULL AND vrank <= $${params.length - 1}) OR id = ANY($${params.length}::bigint[])`,
+    params,
+  );
+  return r.rows.map((x) => ({ id: Number(x.id), sim: x.sim === null ? null : Number(x.sim), vrank: Number(x.vrank), scope: Number(x.scope), embedded: Number(x.embedded) }));
+}
+
+const byFused = (a: Hit, b: Hit) =>
+  (b.fused ?? 0) - (a.fused ?? 0) ||
+  b.score - a.score ||
+  (b.similarity ?? -2) - (a.similarity ?? -2) ||
+  a.source_type.localeCompare(b.source_type) ||
+  a.source_id - b.source_id ||
+  a.chunk_index - b.chunk_index;
+
+export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
+  const t0 = performance.now();
+  if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
+  const terms = queryTerms(o.query).slice(0, 64);
+  const limit = Math.min(Math.max(o.limit ?? 5, 1), 100);
+  const perSource = Math.max(o.perSource ?? 1, 1);
+  const qv: QueryVector = o.ranking === 'bm25' ? { ok: false, note: 'BM25 alone was asked for / 指定仅用 BM25' } : await questionVector(db, o.query, o.log);
+  const none = { embedded: null, embeddings: null };
+
+  if (!qv.ok) {
+    if (!terms.length) return { terms, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: qv.note, ...none };
+    const r = await bm25(db, terms, o, perSource, limit);
+    const hits = r.rows.map((h) => ({ ...h, bm25: h.score, similarity: null, fused: null }));
+    return { terms, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: qv.note, ...none };
+  }
+
+  // hybrid: both lists chunk by chunk (no per-source cut yet), fused, then cut per source and to the limit
+  const depth = Math.max(RRF_DEPTH, Math.min(limit * perSource, 500));
+  const lexical = terms.length ? await bm25(db, terms, o, Number.MAX_SAFE_INTEGER, depth) : { rows: [], scope: 0 };
+  const vec = await vectorRanks(db, qv.vector, qv.key, o, depth, lexical.rows.map((h) => h.id));
+  const byId = new Map<number, Hit>();
+  lexical.rows.forEach((h, i) => byId.set(h.id, { ...h, bm25: h.score, similarity: null, fused: 1 / (RRF_K + i + 1) }));
+  const vectorOnly: VectorRow[] = [];
+  for (const v of vec) {
+    if (v.sim === null) continue;
+    const h = byId.get(v.id);
+    const term = v.vrank <= depth ? 1 / (RRF_K + v.vrank) : 0;
+    if (h) {
+      h.similarity = v.sim;
+      h.fused = (h.fused ?? 0) + term;
+    } else if (term) vectorOnly.push(v);
+  }
+  if (vectorOnly.length) {
+    const rows = await db.query<Omit<Bm25Row, 'score' | 'matched' | 'best_idf'>>(
+      `SELECT id::int AS id, shop_id, channel, source_type, source_id, policy_type, title, chunk_index, text FROM knowledge_chunk WHERE id = ANY($1::bigint[])`,
+      [vectorOnly.map((v) => v.id)],
+    );
+    const sims = new Map(vectorOnly.map((v) => [v.id, v]));
+    for (const c of rows.rows) {
+      const v = sims.get(Number(c.id))!;
+      byId.set(Number(c.id), { ...c, id: Number(c.id), score: 0, matched: 0, best_idf: 0, bm25: null, similarity: v.sim, fused: 1 / (RRF_K + v.vrank) });
+    }
+  }
+  const perSrc = new Map<string, number>();
+  const hits: Hit[] = [];
+  for (const h of [...byId.values()].sort(byFused)) {
+    const k = `${h.source_type}:${h.source_id}`;
+    const n = perSrc.get(k) ?? 0;
+    if (n >= perSource) continue;
+    perSrc.set(k, n + 1);
+    hits.push(h);
+    if (hits.length >= limit) break;
+  }
+  const scope = vec[0]?.scope ?? lexical.scope;
+  return {
+    terms,
+    hits,
+    scope,
+    tookMs: performance.now() - t0,
+    ranking: 'hybrid',
+    rankingNote: '',
+    embedded: vec[0]?.embedded ?? 0,
+    embeddings: qv.server,
+  };
 }
