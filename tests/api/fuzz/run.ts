@@ -20,6 +20,8 @@ import { allRoutes } from '../../../server/routes/index.js';
 import { routeUrl } from '../../../server/http/register.js';
 import type { RouteDef } from '../../../server/http/route.js';
 import { hashPassword } from '../../../server/auth/password.js';
+import { INGEST_SCOPES, newServiceToken } from '../../../server/auth/service-tokens.js';
+import { sha256 } from '../../../server/auth/tokens.js';
 import type { Config } from '../../../server/config.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import { brokenBody, brokenQuery, example, type RawBody, type RawQuery } from './arbitraries.js';
@@ -35,11 +37,12 @@ const REFUSAL_TRACES: Record<string, RegExp> = {
   'user/login': /login|throttle|audit/,
 };
 /**
- * Writes any request may make, refused or not: the session's last-seen time (idle timeout), the
- * request-rate counters; and the audit row of a refusal (40003 is audited on purpose).
+ * Writes any request may make, refused or not: the session's last-seen time (idle timeout), a
+ * service token's last use (ingestion routes), the request-rate counters; and the audit row of a
+ * refusal (40003 is audited on purpose).
  */
 const bookkeeping = (w: { tbl: string; op: string }, code: number): boolean =>
-  (w.tbl === 'sessions' && w.op === 'UPDATE') || w.tbl === 'rate_limit_hit' || (code === 40003 && w.tbl === 'audit_logs' && w.op === 'INSERT');
+  (w.tbl === 'sessions' && w.op === 'UPDATE') || (w.tbl === 'service_token' && w.op === 'UPDATE') || w.tbl === 'rate_limit_hit' || (code === 40003 && w.tbl === 'audit_logs' && w.op === 'INSERT');
 
 /** Fuzzed without a session: with one, they would end the session the rest of the run uses. */
 const WITHOUT_SESSION = new Set(['user/logout']);
@@ -106,6 +109,9 @@ export async function fuzzFile(kind: 'body' | 'query', index: number, of: number
   let admin: ApiClient;
   let log: WriteLog;
   let headers: Record<string, string> = {};
+  /** the ingestion routes (access `{ service }`) are called with a bearer service token holding every scope, not the session */
+  const serviceToken = newServiceToken();
+  const isService = (r: RouteDef) => typeof r.access === 'object' && 'service' in r.access;
   const stats: Stats = { calls: 0, status5xx: 0, partialWrites: 0, accepted: 0, codes: {}, sessionRestores: 0, sendMs: 0, checkMs: 0 };
   const failures: string[] = [];
   let password = '';
@@ -136,6 +142,7 @@ export async function fuzzFile(kind: 'body' | 'query', index: number, of: number
     password = `fuzz-${randomBytes(8).toString('hex')}`;
     passwordHash = await hashPassword(password);
     await restoreAdmin();
+    await s.db.query('INSERT INTO service_token (name, token_hash, token_hint, scopes) VALUES ($1, $2, $3, $4::text[])', ['fuzz', sha256(serviceToken), serviceToken.slice(0, 8), [...INGEST_SCOPES]]);
     lastMark = await log.mark();
   });
 
@@ -148,7 +155,7 @@ export async function fuzzFile(kind: 'body' | 'query', index: number, of: number
 
   async function send(route: RouteDef, c: RawBody | RawQuery) {
     const noSession = WITHOUT_SESSION.has(route.path);
-    const h: Record<string, string> = noSession ? {} : { ...headers };
+    const h: Record<string, string> = noSession ? {} : isService(route) ? { authorization: `Bearer ${serviceToken}` } : { ...headers };
     let url = routeUrl(route);
     let payload: string | undefined;
     if ('payload' in c) {
