@@ -21,6 +21,11 @@ export interface HttpPort {
   post<T = unknown>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
   download(path: string, body?: unknown, opts?: TransferOptions): Promise<void>;
   upload<T = unknown>(path: string, form: FormData, opts?: TransferOptions): Promise<T>;
+  /**
+   * GET a file the console serves under `/api/admin/` (an uploaded image) as a Blob, with the
+   * session's header (an `<img src>` cannot send it); an envelope instead of a file rejects.
+   */
+  blob?(path: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<Blob>;
 }
 
 export interface RuntimeEnv {

@@ -21,6 +21,7 @@ export const INPUT_WIDGETS = [
   'RemoteSelect',
   'RemoteCheckboxGroup',
   'PermissionTree',
+  'ImageUpload',
 ] as const;
 
 export const LAYOUT_WIDGETS = [

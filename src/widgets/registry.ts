@@ -83,6 +83,7 @@ export function defaultEntries(): WidgetEntry[] {
     lazy('RemoteSelect', 'input', () => import('./inputs/RemoteSelect.js'), (m) => m.RemoteSelect),
     lazy('RemoteCheckboxGroup', 'input', () => import('./inputs/RemoteCheckboxGroup.js'), (m) => m.RemoteCheckboxGroup),
     lazy('PermissionTree', 'input', () => import('./inputs/PermissionTree.js'), (m) => m.PermissionTree),
+    lazy('ImageUpload', 'input', () => import('./inputs/ImageUpload.js'), (m) => m.ImageUpload),
     fromFormily('FormItem', 'decorator'),
     fromFormily('FormGrid', 'layout'),
     e('FormLayout', 'layout', FormLayout), // the list's filter form uses it directly

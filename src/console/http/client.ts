@@ -180,5 +180,17 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
 
     upload: (path, form, opts) =>
       call('admin', { method: 'post', url: path, data: form, onUploadProgress: progress(opts) }, opts),
+
+    async blob(path, params, opts) {
+      const res = await send<Blob>({ method: 'get', url: `admin/${path}`, params, responseType: 'blob' }, opts);
+      const type = res.headers['content-type'] ?? '';
+      if (type.includes('json')) {
+        // an envelope instead of the file: a refusal (shown unless silent), or no file at all
+        const raw: unknown = res.data instanceof Blob ? JSON.parse(await res.data.text()) : res.data;
+        const data = settle<unknown>(raw, opts, res.status);
+        throw new ApiError(-1, deps.t('common.http.failed'), data, res.status);
+      }
+      return res.data instanceof Blob ? res.data : new Blob([res.data as BlobPart], { type });
+    },
   };
 }
