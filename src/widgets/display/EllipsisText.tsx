@@ -1,10 +1,16 @@
 import { Typography } from 'antd';
+import { useContext } from 'react';
 import type { DisplayProps } from '../../runtime/registry.js';
+import { RuntimeContext } from '../../runtime/context.js';
+import { pickHalf } from './bilingual.js';
 import { isBlank } from './format.js';
 
-export function EllipsisText({ value, maxWidth }: DisplayProps) {
+/** One line of text cut to `maxWidth` (the whole in a tooltip); `bilingual`: a stored "english / 中文" reason shows its half in the console's language. */
+export function EllipsisText({ value, maxWidth, bilingual }: DisplayProps) {
+  const locale = useContext(RuntimeContext)?.env.locale;
   if (isBlank(value)) return <span>-</span>;
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const raw = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = bilingual === true && locale ? pickHalf(raw, locale) : raw;
   return (
     <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: typeof maxWidth === 'number' ? maxWidth : 240 }}>
       {text}
