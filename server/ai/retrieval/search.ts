@@ -93,6 +93,12 @@ export const RRF_DEPTH = 50;
 export const QUERY_EMBED_TIMEOUT_MS = 3000;
 /** after the question could not be embedded, searches use BM25 alone this long before trying again */
 export const QUERY_EMBED_PAUSE_MS = 15_000;
+/**
+ * the most chunks with vectors an exact scan compares (about 0.5 s per 2,000 chunks of 1,024
+ * dimensions on PostgreSQL and PGlite alike); more in scope (a search over every shop of a big
+ * knowledge base): BM25 alone, and the result says so
+ */
+export const VECTOR_SCAN_MAX = 5000;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -200,16 +206,26 @@ async function questionVector(db: Queryable | Db, query: string, log?: SearchOpt
 
 interface VectorRow {
   id: number;
-  sim: number | null;
+  sim: number;
   vrank: number;
-  scope: number;
-  embedded: number;
+}
+
+/** The chunks the filters allow, and those of them with a vector of `key`. */
+async function vectorScope(db: Queryable | Db, key: string, f: SearchFilters): Promise<{ scope: number; embedded: number }> {
+  const params: unknown[] = [key];
+  const where = filterSql(f, params);
+  const r = await db.query<{ scope: number; embedded: number }>(
+    `SELECT count(*)::int AS scope, count(*) FILTER (WHERE c.embedding_key = $1 AND c.embedding IS NOT NULL)::int AS embedded
+       FROM knowledge_chunk c WHERE ${where}`,
+    params,
+  );
+  return { scope: Number(r.rows[0]?.scope ?? 0), embedded: Number(r.rows[0]?.embedded ?? 0) };
 }
 
 /**
- * Vector similarity over the filtered chunks that have a vector of `key`: the first `depth` by
- * similarity and the `also` chunks (BM25's candidates), with their rank; and the first row
- * whatever it is, so `scope` and `embedded` (counts over the filtered chunks) always come back.
+ * Cosine similarity (the vectors are unit length: a dot product) over the filtered chunks that
+ * have a vector of `key`, an exact scan: the first `depth` and the `also` chunks (BM25's
+ * candidates), with their rank.
  */
 async function vectorRanks(db: Queryable | Db, vector: number[], key: string, f: SearchFilters, depth: number, also: number[]): Promise<VectorRow[]> {
   const params: unknown[] = [vector, key, vector.length];
@@ -217,22 +233,16 @@ async function vectorRanks(db: Queryable | Db, vector: number[], key: string, f:
   params.push(depth, also);
   const r = await db.query<VectorRow>(
     `WITH v AS (
-       SELECT c.id,
-              CASE WHEN c.embedding_key = $2 AND array_length(c.embedding, 1) = $3
-                   THEN (SELECT sum(a * b) FROM unnest(c.embedding, $1::real[]) AS u(a, b))::float8 END AS sim
+       SELECT c.id, (SELECT sum(a * b) FROM unnest(c.embedding, $1::real[]) AS u(a, b))::float8 AS sim
          FROM knowledge_chunk c
-        WHERE ${where}
+        WHERE c.embedding_key = $2 AND c.embedding IS NOT NULL AND array_length(c.embedding, 1) = $3 AND ${where}
      ),
-     r AS (
-       SELECT id, sim, row_number() OVER (ORDER BY sim DESC NULLS LAST, id) AS vrank,
-              count(*) OVER () AS scope, count(sim) OVER () AS embedded
-         FROM v
-     )
-     SELECT id::int AS id, sim, vrank::int AS vrank, scope::int AS scope, embedded::int AS embedded
-       FROM r WHERE vrank = 1 OR (sim IS NOT NULL AND vrank <= $${params.length - 1}) OR id = ANY($${params.length}::bigint[])`,
+     r AS (SELECT id, sim, row_number() OVER (ORDER BY sim DESC, id) AS vrank FROM v)
+     SELECT id::int AS id, sim, vrank::int AS vrank FROM r
+      WHERE vrank <= $${params.length - 1} OR id = ANY($${params.length}::bigint[])`,
     params,
   );
-  return r.rows.map((x) => ({ id: Number(x.id), sim: x.sim === null ? null : Number(x.sim), vrank: Number(x.vrank), scope: Number(x.scope), embedded: Number(x.embedded) }));
+  return r.rows.map((x) => ({ id: Number(x.id), sim: Number(x.sim), vrank: Number(x.vrank) }));
 }
 
 const byFused = (a: Hit, b: Hit) =>
@@ -252,11 +262,16 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
   const qv: QueryVector = o.ranking === 'bm25' ? { ok: false, note: 'BM25 alone was asked for / 指定仅用 BM25' } : await questionVector(db, o.query, o.log);
   const none = { embedded: null, embeddings: null };
 
-  if (!qv.ok) {
-    if (!terms.length) return { terms, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: qv.note, ...none };
+  let note = qv.ok ? '' : qv.note;
+  const counts = qv.ok ? await vectorScope(db, qv.key, o) : null;
+  if (counts && counts.embedded > VECTOR_SCAN_MAX) {
+    note = `${counts.embedded} chunks with vectors in scope, more than an exact scan takes (${VECTOR_SCAN_MAX}); narrow the filters (a shop) / 范围内向量过多，请按店铺筛选`;
+  }
+  if (!qv.ok || note) {
+    if (!terms.length) return { terms, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
     const r = await bm25(db, terms, o, perSource, limit);
     const hits = r.rows.map((h) => ({ ...h, bm25: h.score, similarity: null, fused: null }));
-    return { terms, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: qv.note, ...none };
+    return { terms, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
   }
 
   // hybrid: both lists chunk by chunk (no per-source cut yet), fused, then cut per source and to the limit
@@ -267,7 +282,6 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
   lexical.rows.forEach((h, i) => byId.set(h.id, { ...h, bm25: h.score, similarity: null, fused: 1 / (RRF_K + i + 1) }));
   const vectorOnly: VectorRow[] = [];
   for (const v of vec) {
-    if (v.sim === null) continue;
     const h = byId.get(v.id);
     const term = v.vrank <= depth ? 1 / (RRF_K + v.vrank) : 0;
     if (h) {
@@ -296,15 +310,14 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
     hits.push(h);
     if (hits.length >= limit) break;
   }
-  const scope = vec[0]?.scope ?? lexical.scope;
   return {
     terms,
     hits,
-    scope,
+    scope: counts!.scope,
     tookMs: performance.now() - t0,
     ranking: 'hybrid',
     rankingNote: '',
-    embedded: vec[0]?.embedded ?? 0,
+    embedded: counts!.embedded,
     embeddings: qv.server,
   };
 }
