@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '../../src/contract/codes.js';
 import { buildApp } from '../../server/app.js';
@@ -28,13 +28,25 @@ import { seedAll } from '../../server/db/seed.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
 import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
-import { hashPassword } from '../../server/auth/password.js';
 import type { Clock } from '../../server/jobs/clock.js';
 
-const hashes = new Map<string, Promise<string>>();
-const cachedHash = (password: string): Promise<string> => {
+/**
+ * The harness's own accounts (the super admin and `loginWithKeys` accounts, written straight to
+ * the database) carry a scrypt hash at N = 2^10 instead of the production 2^17: sign-in verifies
+ * with the parameters stored in the hash (server/auth/password.ts), so the path is the real one,
+ * and a suite that signs in hundreds of times no longer spends minutes of CPU in scrypt.
+ * Accounts made through the API (account/create, password resets) and unknown emails (the
+ * dummy check) still hash at the production cost, so the sign-in storm tests measure that.
+ */
+export function quickHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N: 1024, r: 8, p: 1 });
+  return ['scrypt', 1024, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+const hashes = new Map<string, string>();
+const cachedHash = (password: string): string => {
   let h = hashes.get(password);
-  if (!h) hashes.set(password, (h = hashPassword(password)));
+  if (!h) hashes.set(password, (h = quickHash(password)));
   return h;
 };
 
@@ -175,6 +187,97 @@ async function pgliteTemplate(): Promise<string> {
   return dir;
 }
 
+/** The schema of the app's tables and of the work engine's in each test database on PostgreSQL. */
+const PG_SCHEMA = 'app';
+const PG_JOBS_SCHEMA = 'app_boss';
+
+const dbUrl = (pgUrl: string, database: string): string => {
+  const u = new URL(pgUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+async function createFromTemplate(admin: SqlDb, name: string, template: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      return;
+    } catch (e) {
+      // another file copying the template at the same moment ("being accessed by other users")
+      if (attempt >= 20 || !/being accessed by other users/.test((e as Error).message)) throw e;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+}
+
+let pgTemplateName: Promise<string> | null = null;
+/**
+ * A PostgreSQL database migrated, core-seeded and with the work engine's schema made, built once
+ * per code version (named by a hash of the migrations, seed and pg-boss version) and kept between
+ * runs; every test file's server gets a copy of it (CREATE DATABASE … TEMPLATE).
+ */
+function pgTemplate(pgUrl: string): Promise<string> {
+  pgTemplateName ??= (async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const h = createHash('sha256');
+    for (const f of migrationFiles()) h.update(f).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
+    for (const f of ['server/db/seed-core.ts', 'src/contract/permission-manifest.ts', 'node_modules/pg-boss/package.json', 'server/jobs/boss.ts', 'tests/api/harness.ts']) {
+      h.update(fs.readFileSync(path.join(root, f)));
+    }
+    const name = `bo_tpl_${h.digest('hex').slice(0, 16)}`;
+    const admin = await openPg(pgUrl, { max: 1 });
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rows.length) return name;
+      const build = `${name}_b${process.pid}_${randomBytes(3).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${build}`);
+      try {
+        const db = await openPg(dbUrl(pgUrl, build), { max: 1 });
+        try {
+          await db.query(`CREATE SCHEMA ${PG_SCHEMA}`);
+        } finally {
+          await db.close();
+        }
+        const tdb = await openPg(dbUrl(pgUrl, build), { schema: PG_SCHEMA });
+        const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-api-pgtpl-'));
+        try {
+          await migrate(tdb);
+          await seedAll(tdb, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, seedDemo: false });
+          await tdb.query('UPDATE accounts SET password_hash = $2 WHERE email = $1', [ADMIN_EMAIL, cachedHash(ADMIN_PASSWORD)]);
+          // the work engine makes its tables when it starts: once here, with no workers
+          const config: Config = {
+            ...loadConfig({}, tmp),
+            dataDir: path.join(tmp, 'data'),
+            staticDir: path.join(tmp, 'no-dist'),
+            logLevel: 'silent',
+            workers: 0,
+            jobsSchema: PG_JOBS_SCHEMA,
+          };
+          const app = await buildApp({ config, db: tdb });
+          await app.ready();
+          await app.close();
+        } finally {
+          await tdb.close();
+          fs.rmSync(tmp, { recursive: true, force: true });
+        }
+        await admin.query(`ALTER DATABASE ${build} RENAME TO ${name}`);
+      } catch (e) {
+        await admin.query(`DROP DATABASE IF EXISTS ${build} WITH (FORCE)`);
+        const won = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (!won.rows.length) throw e; // not a lost race: a real failure
+      }
+      // templates of other code versions
+      const old = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'bo\\_tpl\\_%' AND datname <> $1 AND datname NOT LIKE '%\\_b%'`, [name]);
+      for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname}`).catch(() => undefined);
+      return name;
+    } finally {
+      await admin.close();
+    }
+  })();
+  pgTemplateName.catch(() => (pgTemplateName = null));
+  return pgTemplateName;
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-api-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -193,22 +296,32 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     rateLimitPerMinute: 1_000_000,
     rateLimitLoginPerMinute: 1_000_000,
     sessionsPerAccount: 1_000_000,
-    // each PostgreSQL test schema has its queue beside it (dropped with it)
-    ...(pgUrl ? { jobsSchema: `${schema}_boss` } : {}),
     ...opts.config,
   };
   let db: SqlDb;
+  let pgDb: string | null = null;
   if (pgUrl) {
+    // a database of its own, copied from the run's migrated and seeded template (with the work
+    // engine's tables): CREATE DATABASE … TEMPLATE takes a fraction of migrating afresh
+    const template = await pgTemplate(pgUrl);
+    pgDb = schema;
     const admin = await openPg(pgUrl, { max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.close();
-    db = await openPg(pgUrl, { schema });
+    try {
+      await createFromTemplate(admin, pgDb, template);
+    } finally {
+      await admin.close();
+    }
+    config.jobsSchema = opts.config?.jobsSchema ?? PG_JOBS_SCHEMA;
+    db = await openPg(dbUrl(pgUrl, pgDb), { schema: PG_SCHEMA });
   } else {
     fs.cpSync(await pgliteTemplate(), config.dataDir, { recursive: true, filter: (src) => path.basename(src) !== LOCK_FILE });
     db = await openDb(config);
   }
   await migrate(db);
   await seedAll(db, config);
+  if (config.adminEmail === ADMIN_EMAIL && config.adminPassword === ADMIN_PASSWORD) {
+    await db.query(`UPDATE accounts SET password_hash = $2 WHERE email = $1 AND password_hash LIKE 'scrypt$131072$%'`, [ADMIN_EMAIL, cachedHash(ADMIN_PASSWORD)]);
+  }
   // the tests' own writes (accounts and roles made straight in the database) go through the
   // app's tracker too, so the app's short-lived read caches see them as it sees its own
   db = trackWrites(db);
@@ -245,7 +358,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       // distinct password and process instead of one per account keeps the suite fast
       const acc = await db.query<{ id: number }>(
         'INSERT INTO accounts (email, name, password_hash) VALUES ($1, $1, $2) RETURNING id',
-        [email, await cachedHash(password)],
+        [email, cachedHash(password)],
       );
       await db.query('INSERT INTO account_roles (account_id, role_id) VALUES ($1, $2)', [acc.rows[0].id, roleId]);
       const c = (await server.login(email, password)) as ApiClient & { accountId: number; roleId: number };
@@ -256,10 +369,9 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     async close() {
       await app.close();
       await db.close();
-      if (pgUrl) {
+      if (pgUrl && pgDb) {
         const admin = await openPg(pgUrl, { max: 1 });
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.query(`DROP SCHEMA IF EXISTS ${config.jobsSchema} CASCADE`);
+        await admin.query(`DROP DATABASE IF EXISTS ${pgDb} WITH (FORCE)`);
         await admin.close();
       }
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -23,10 +23,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../server/routes/index.js';
 import { routeUrl } from '../../server/http/register.js';
 import type { RouteDef } from '../../server/http/route.js';
-import { hashPassword } from '../../server/auth/password.js';
 import { flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { Config } from '../../server/config.js';
-import { ApiClient, startServer, type ApiResponse, type TestServer } from './harness.js';
+import { ApiClient, quickHash, startServer, type ApiResponse, type TestServer } from './harness.js';
 import { FAR_ID, example } from './fuzz/arbitraries.js';
 import { changedTables, installWriteLog, tableChecksums, type WriteLog } from './fuzz/db-watch.js';
 import { multipart, postForm } from './business/helpers.js';
@@ -99,7 +98,7 @@ beforeAll(async () => {
   // demo data: the ids refused calls name exist; no job workers, so nothing else writes
   // (the request rate limit is off: it has tests of its own, and ~1,700 calls come from one address)
   s = await startServer({ seedDemo: true, config: { workers: 0, rateLimitPerMinute: 0 } as Partial<Config> });
-  hash = await hashPassword(PASSWORD);
+  hash = quickHash(PASSWORD);
   log = await installWriteLog(s.db);
   const tag = randomBytes(3).toString('hex');
   const superRole = await s.db.query<{ id: number }>(`INSERT INTO roles (name, is_super_admin) VALUES ($1, true) RETURNING id`, [`matrix super ${tag}`]);

@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { syncAllKnowledge } from '../../server/ai/knowledge/index.js';
+import { openDb } from '../../server/db/open.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -206,6 +208,15 @@ async function seededTemplate(): Promise<string | null> {
     throw e;
   }
   await stopServer(child);
+  // The demo knowledge is indexed lazily by the server's knowledge.sync tick (a few seconds of
+  // CPU on PGlite's single thread). Done here once, every file's server starts with it indexed
+  // instead of indexing it again while its first pages and sign-ins wait.
+  const db = await openDb({ databaseUrl: '', dataDir: dir });
+  try {
+    await syncAllKnowledge(db);
+  } finally {
+    await db.close();
+  }
   try {
     renameSync(dir, template);
   } catch {

@@ -19,11 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../server/routes/index.js';
 import { routeUrl } from '../../../server/http/register.js';
 import type { RouteDef } from '../../../server/http/route.js';
-import { hashPassword } from '../../../server/auth/password.js';
 import { INGEST_SCOPES, newServiceToken } from '../../../server/auth/service-tokens.js';
 import { sha256 } from '../../../server/auth/tokens.js';
 import type { Config } from '../../../server/config.js';
-import { startServer, type ApiClient, type TestServer } from '../harness.js';
+import { quickHash, startServer, type ApiClient, type TestServer } from '../harness.js';
 import { brokenBody, brokenQuery, example, type RawBody, type RawQuery } from './arbitraries.js';
 import { installWriteLog, type WriteLog } from './db-watch.js';
 
@@ -140,7 +139,7 @@ export async function fuzzFile(kind: 'body' | 'query', index: number, of: number
     s = await startServer({ config: { workers: 0, rateLimitPerMinute: 0 } as Partial<Config> });
     log = await installWriteLog(s.db);
     password = `fuzz-${randomBytes(8).toString('hex')}`;
-    passwordHash = await hashPassword(password);
+    passwordHash = quickHash(password);
     await restoreAdmin();
     await s.db.query('INSERT INTO service_token (name, token_hash, token_hint, scopes) VALUES ($1, $2, $3, $4::text[])', ['fuzz', sha256(serviceToken), serviceToken.slice(0, 8), [...INGEST_SCOPES]]);
     lastMark = await log.mark();
