@@ -72,12 +72,22 @@ Knowledge:
 // ─── the built-in responder ─────────────────────────────────────────────────────────────────
 
 /**
- * A hit answers the question when it shares at least a quarter of the question's words and one
- * of them sets it apart: a word fewer than about half of the shop's chunks have (IDF ≥ 0.7), or a
- * word of its title (a shop's knowledge is small: "ship" is in half of it, and still the
- * "Shipping" policy is what a shipping question is about).
+ * With hybrid ranking (an embeddings server is configured), a hit whose vector is at least this
+ * close to the question's (cosine) answers it even when it shares none of the question's words:
+ * "send my purchase back" finds the return policy. Embedding models put paraphrases well above
+ * 0.6 and unrelated passages of one shop below it; a lower bar lets the built-in responder quote
+ * passages that are merely about the same shop.
  */
-export function isRelevant(hit: Pick<Hit, 'matched' | 'score' | 'best_idf' | 'title'>, terms: string[]): boolean {
+export const VECTOR_RELEVANT = 0.6;
+
+/**
+ * A hit answers the question when its vector is close (above), or when it shares at least a
+ * quarter of the question's words and one of them sets it apart: a word fewer than about half of
+ * the shop's chunks have (IDF ≥ 0.7), or a word of its title (a shop's knowledge is small: "ship"
+ * is in half of it, and still the "Shipping" policy is what a shipping question is about).
+ */
+export function isRelevant(hit: Pick<Hit, 'matched' | 'score' | 'best_idf' | 'title'> & { similarity?: number | null }, terms: string[]): boolean {
+  if (hit.similarity != null && hit.similarity >= VECTOR_RELEVANT) return true;
   if (terms.length === 0 || hit.score <= 0.3 || hit.matched < Math.ceil(terms.length / 4)) return false;
   if (hit.best_idf >= 0.7) return true;
   const title = new Set(tokenize(hit.title));

@@ -7,6 +7,7 @@
  * times out; a change of embeddings model embeds everything again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSse } from '../../../src/screens/playground/stream.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import { until } from '../jobs/until.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
@@ -126,6 +127,18 @@ describe('with an embeddings server', () => {
     const lexical = await hitTest({ shop_id: shopA, query: SEND_BACK, ranking: 'bm25' });
     expect(lexical.ranking).toBe('bm25');
     expect(lexical.list).toEqual([]);
+  });
+
+  it('the built-in responder answers from a passage found by its vector alone, and cites it', async () => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (admin.token) headers['admin-token'] = admin.token;
+    const res = await fetch(admin.url('prompt/playground-stream'), { method: 'POST', headers, body: JSON.stringify({ shop_id: shopA, message: SEND_BACK }) });
+    const done = parseSse(await res.text()).events.at(-1)!;
+    expect(done.event).toBe('done');
+    const d = done.data as { responder: string; text: string; citations: Array<{ title: string }> };
+    expect(d.responder).toBe('builtin');
+    expect(d.citations[0]).toMatchObject({ title: 'Return policy' });
+    expect(d.text).toContain('returned within 30 days');
   });
 
   it('fuses both: a word match and a close vector rank first; the filters hold for the vectors too', async () => {
