@@ -16,6 +16,7 @@ import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
 import { productDesc } from './product-desc.js';
 import { shop, shopRoutes } from './shop.js';
 import { SESSION_RESOURCES, sessionRoutes } from './sessions/index.js';
+import { recordImportRoutes } from './record-import.js';
 import { VOICE_RESOURCES, voiceRoutes } from './voice/index.js';
 import { LAB_RESOURCES } from './lab/index.js';
 
@@ -39,6 +40,7 @@ export const routes: RouteDef[] = [
   ...knowledgeRoutes,
   ...sessionRoutes,
   ...voiceRoutes,
+  ...recordImportRoutes,
 ];
 
 /**

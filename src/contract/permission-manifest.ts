@@ -100,9 +100,15 @@ export const MANIFEST: ModuleManifest[] = [
         page('text.shop.customer_list', 'shop/customerList', t('客户列表', 'Customers')),
         hiddenPage('text.shop.session_category', 'shop/sessionCategory', t('会话分类', 'Session categories')),
       ]),
-      menu('text.order', t('订单', 'Orders'), [page('text.order.shopify', 'order/shopify', t('订单查询', 'Order query'))]),
+      menu('text.order', t('订单', 'Orders'), [
+        page('text.order.shopify', 'order/shopify', t('订单查询', 'Order query'), {
+          children: [button('text.order.shopify.import', t('导入', 'Import'))],
+        }),
+      ]),
       menu('text.session', t('会话', 'Sessions'), [
-        page('text.session.chat', 'session/chat', t('聊天会话', 'Chat sessions')),
+        page('text.session.chat', 'session/chat', t('聊天会话', 'Chat sessions'), {
+          children: [button('text.session.chat.import', t('导入', 'Import'))],
+        }),
         page('text.session.mail', 'session/mail', t('邮件会话', 'Mail sessions')),
         page('text.session.voice', 'session/voice', t('语音会话', 'Voice sessions')),
         page('text.session.mark', 'session/mark', t('会话标注', 'Session marks'), {
