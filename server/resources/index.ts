@@ -15,6 +15,7 @@ import { planOrder, planOrderRoutes } from './plan-order.js';
 import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
 import { productDesc } from './product-desc.js';
 import { shop, shopRoutes } from './shop.js';
+import { pageGroupRoutes, replyTemplate } from './page-groups.js';
 import { SESSION_RESOURCES, sessionRoutes } from './sessions/index.js';
 import { recordImportRoutes } from './record-import.js';
 import { VOICE_RESOURCES, voiceRoutes } from './voice/index.js';
@@ -23,7 +24,7 @@ import { LAB_RESOURCES } from './lab/index.js';
 /** Every business resource, declared once each (server/resources/<name>.ts). */
 export const RESOURCES: ResourceDef[] = [
   shop, customer, mailAccount, order, plan, planOrder, notification, policy, learnPolicy, learnPolicyProduct,
-  learnMaterial, learnKnowledge, learnDoc, productDesc, chatAssistant, douyinProduct,
+  learnMaterial, learnKnowledge, learnDoc, productDesc, chatAssistant, douyinProduct, replyTemplate,
   ...SESSION_RESOURCES,
   ...VOICE_RESOURCES,
   ...LAB_RESOURCES,
@@ -40,6 +41,7 @@ export const routes: RouteDef[] = [
   ...knowledgeRoutes,
   ...sessionRoutes,
   ...voiceRoutes,
+  ...pageGroupRoutes,
   ...recordImportRoutes,
 ];
 

@@ -89,13 +89,26 @@ export const MANIFEST: ModuleManifest[] = [
           children: [
             button('text.shop.list.edit', EDIT),
             button('text.shop.list.copy_policy', t('复制知识', 'Copy policies')),
+            button('text.shop.list.sync', t('同步消息', 'Sync messages')),
+            hiddenPage('text.shop.list.profile_basic', 'shop/profile/basic/:id', t('店铺基础资料', 'Shop profile (basic)')),
+            hiddenPage('text.shop.list.profile_advanced', 'shop/profile/advanced/:id', t('店铺高级资料', 'Shop profile (advanced)')),
+          ],
+        }),
+        page('text.shop.sync_log', 'shop/syncLog', t('同步日志', 'Sync log'), {
+          children: [
+            hiddenPage('text.shop.sync_log.success', 'shop/syncLog/result/success/:id', t('同步成功', 'Sync succeeded')),
+            hiddenPage('text.shop.sync_log.fail', 'shop/syncLog/result/fail/:id', t('同步失败', 'Sync failed')),
           ],
         }),
         page('text.shop.plan', 'shop/plan', t('套餐管理', 'Plans'), {
           children: [button('text.shop.plan.create', ADD), button('text.shop.plan.update', EDIT)],
         }),
         page('text.shop.plan_order', 'shop/plan_order', t('套餐订单', 'Plan orders'), {
-          children: [button('text.shop.plan_order.create', ADD), button('text.shop.plan_order.update', EDIT)],
+          children: [
+            button('text.shop.plan_order.create', ADD),
+            button('text.shop.plan_order.update', EDIT),
+            hiddenPage('text.shop.plan_order.renew', 'shop/plan_order/renew/:id', t('续费详情', 'Renewal detail')),
+          ],
         }),
         page('text.shop.customer_list', 'shop/customerList', t('客户列表', 'Customers')),
         hiddenPage('text.shop.session_category', 'shop/sessionCategory', t('会话分类', 'Session categories')),
@@ -126,6 +139,13 @@ export const MANIFEST: ModuleManifest[] = [
             button('text.merchant_notice.notice_list.update', EDIT),
             button('text.merchant_notice.notice_list.delete', DELETE),
             button('text.merchant_notice.notice_list.push', t('推送', 'Push')),
+          ],
+        }),
+        page('text.merchant_notice.template', 'merchantNotice/template', t('模板管理', 'Templates'), {
+          children: [
+            button('text.merchant_notice.template.add', ADD),
+            button('text.merchant_notice.template.update', EDIT),
+            button('text.merchant_notice.template.delete', DELETE),
           ],
         }),
       ]),

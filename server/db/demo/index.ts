@@ -36,6 +36,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<void
   await (await import('./voice.js')).seedVoiceDemo(db);
   await (await import('./sessions.js')).seedSessions(db);
   await (await import('./lab.js')).seedLab(db);
+  await (await import('./page-groups.js')).seedPageGroupsDemo(db);
   if (opts.scale === 'large') {
     await seedLarge(db);
     // 200k policies: indexed now rather than by the tick while a bench runs
