@@ -1,0 +1,217 @@
+/**
+ * The page groups built for issue 14 (docs/modules/page-groups.md) in Chromium against the real
+ * server with the demo data, as the super admin: every new route (shop profile basic and
+ * advanced, sync log, sync success and fail results, templates, renewal detail) shows its
+ * content — the title in the console's language, the demo record, no error panel, no unknown
+ * widget — in Chinese and in English; the new modals (template, sync, policy versions, dialogue,
+ * reply details) open with content; and the sync flow runs: the sync modal starts a job, the log
+ * follows it live and its row opens the result page.
+ * Run: npm run build && node --import tsx --test tests/e2e/page-groups.test.ts   (screenshots in /tmp/shots)
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { api } from './admin-helpers.js';
+import { ROOT, startHarness, type Harness } from './harness.js';
+
+type Locale = 'zh-CN' | 'en-US';
+const texts: Record<Locale, Record<string, unknown>> = {
+  'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/text.json'), 'utf8')) as Record<string, unknown>,
+  'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/text.json'), 'utf8')) as Record<string, unknown>,
+};
+/** the text of `text.<key>` in a locale */
+const tx = (locale: Locale, key: string): string => {
+  let v: unknown = texts[locale];
+  for (const k of key.split('.')) v = (v as Record<string, unknown>)[k];
+  assert.equal(typeof v, 'string', key);
+  return v as string;
+};
+
+let h: Harness;
+let page: Page;
+const pageErrors: string[] = [];
+const ids = { shop: 0, shopName: '', planOrder: 0, syncDone: 0, syncFailed: 0 };
+
+before(async () => {
+  h = await startHarness();
+  page = await h.newPage();
+  page.setDefaultTimeout(60_000); // other suites may share the 2 cores
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await h.signIn(page, h.admin);
+  const orders = await api<{ list: Array<{ id: number; shop_id: number | null; shop_name: string | null }> }>(page, 'plan-order/list', { page_size: 50 });
+  const withShop = orders.list.find((o) => o.shop_id);
+  assert.ok(withShop, 'a demo plan order with a shop');
+  ids.planOrder = withShop.id;
+  ids.shop = Number(withShop.shop_id);
+  ids.shopName = String(withShop.shop_name);
+  const syncs = await api<{ list: Array<{ id: number; state: string }> }>(page, 'shop-sync/list', { page_size: 50 });
+  ids.syncDone = syncs.list.find((s) => s.state === 'done')?.id ?? 0;
+  ids.syncFailed = syncs.list.find((s) => s.state === 'failed')?.id ?? 0;
+  assert.ok(ids.syncDone && ids.syncFailed, 'demo sync rows (done and failed)');
+});
+
+after(async () => {
+  await page?.context().close();
+  await h?.close();
+  assert.deepEqual(pageErrors, [], 'no uncaught page errors');
+});
+
+const schema = (id: string) => page.locator(`[data-schema-id="${id}"]`).first();
+const rows = (id: string) => page.locator(`[data-schema-id="${id}"] .ant-table-tbody tr.ant-table-row`);
+
+async function noErrors(what: string): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 60_000 });
+  assert.equal(await page.getByTestId('schema-error-panel').count(), 0, `${what}: schema error panel`);
+  assert.equal(await page.getByTestId('unknown-widget').count(), 0, `${what}: unknown widget`);
+  assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${what}: error alert`);
+}
+
+/** Opens a route, waits for its schema, and checks the title and the expected texts are shown. */
+async function open(route: string, id: string, expect: string[], listId?: string): Promise<void> {
+  await page.goto(route);
+  await schema(id).waitFor({ timeout: 60_000 });
+  if (listId) await rows(listId).first().waitFor({ timeout: 60_000 });
+  for (const t of expect) await schema(id).getByText(t, { exact: false }).first().waitFor({ timeout: 30_000 });
+  await noErrors(route);
+}
+
+async function switchTo(locale: Locale): Promise<void> {
+  await page.getByTestId('lang-switch').click();
+  await page.getByTestId(`lang-${locale}`).click();
+  await page.waitForFunction((l) => document.documentElement.lang === l, locale);
+}
+
+/** Clicks a row action, directly or from the row's "more" menu. */
+async function rowAction(row: Locator, key: string): Promise<void> {
+  const direct = row.locator(`[data-action="${key}"]`);
+  if (await direct.count()) return direct.first().click();
+  await row.locator('[data-action="__more"]').click();
+  await page.locator(`.ant-dropdown:not(.ant-dropdown-hidden) [data-action="${key}"]`).click();
+}
+
+const modal = () => page.locator('.ant-modal').last();
+
+function routeChecks(locale: Locale): void {
+  it(`${locale}: shop profile basic and advanced`, async () => {
+    await open(`/intelligent_text/shop/profile/basic/${ids.shop}`, 'intelligent_text.shop_profile_basic', [
+      tx(locale, 'profile.basicInfo'),
+      ids.shopName,
+    ]);
+    await h.shot(page, `page-groups-profile-basic-${locale}`);
+    await open(
+      `/intelligent_text/shop/profile/advanced/${ids.shop}`,
+      'intelligent_text.shop_profile_advanced',
+      [tx(locale, 'profile.plugin'), tx(locale, 'profile.authorization'), tx(locale, 'profile.planOrders'), tx(locale, 'profile.sessions'), ids.shopName],
+      'intelligent_text.shop_profile_plan_orders',
+    );
+    await h.shot(page, `page-groups-profile-advanced-${locale}`);
+  });
+
+  it(`${locale}: sync log and its success and fail results`, async () => {
+    await open('/intelligent_text/shop/syncLog', 'intelligent_text.shop_sync_log', [tx(locale, 'sync.logTitle')], 'intelligent_text.shop_sync_log');
+    await open(`/intelligent_text/shop/syncLog/result/success/${ids.syncDone}`, 'intelligent_text.shop_sync_result_success', [
+      tx(locale, 'result.successTitle'),
+      tx(locale, 'result.figures'),
+      locale === 'zh-CN' ? '已同步' : 'Synced',
+    ]);
+    await h.shot(page, `page-groups-sync-success-${locale}`);
+    await open(`/intelligent_text/shop/syncLog/result/fail/${ids.syncFailed}`, 'intelligent_text.shop_sync_result_fail', [
+      tx(locale, 'result.failTitle'),
+      tx(locale, 'result.whatNow'),
+      locale === 'zh-CN' ? '授权' : 'authoriz',
+    ]);
+    await h.shot(page, `page-groups-sync-fail-${locale}`);
+  });
+
+  it(`${locale}: templates and renewal detail`, async () => {
+    await open('/intelligent_text/merchantNotice/template', 'intelligent_text.reply_template_list', [tx(locale, 'template.title')], 'intelligent_text.reply_template_list');
+    await open(`/intelligent_text/shop/plan_order/renew/${ids.planOrder}`, 'intelligent_text.plan_order_renew', [
+      tx(locale, 'renew.title'),
+      tx(locale, 'renew.order'),
+      tx(locale, 'renew.previous'),
+    ]);
+    await h.shot(page, `page-groups-renew-${locale}`);
+  });
+}
+
+describe('new routes show content in both languages', () => {
+  routeChecks('zh-CN');
+  it('switches to English', async () => {
+    await switchTo('en-US');
+  });
+  routeChecks('en-US');
+});
+
+describe('new modals and the sync flow (English)', () => {
+  it('template form shows a template', async () => {
+    await open('/intelligent_text/merchantNotice/template', 'intelligent_text.reply_template_list', [], 'intelligent_text.reply_template_list');
+    await rowAction(rows('intelligent_text.reply_template_list').first(), 'view');
+    await modal().getByText(tx('en-US', 'template.content'), { exact: true }).waitFor();
+    await modal().locator('.ant-formily-item').nth(3).waitFor();
+    await noErrors('template modal');
+    await page.keyboard.press('Escape');
+  });
+
+  it('policy versions modal lists the current version', async () => {
+    await open('/intelligent_text/learn/policyManagement', 'intelligent_text.policy_list', [], 'intelligent_text.policy_list');
+    await rowAction(rows('intelligent_text.policy_list').first(), 'versions');
+    await modal().getByText(tx('en-US', 'versions.actionOpt.current'), { exact: true }).waitFor();
+    await modal().locator('.bo-json').first().waitFor();
+    await noErrors('versions modal');
+    await h.shot(page, 'page-groups-versions');
+    await page.keyboard.press('Escape');
+  });
+
+  it('feedback row opens the dialogue and the reply details', async () => {
+    await open('/intelligent_text/session/feedback', 'intelligent_text.session.feedback_list', [], 'intelligent_text.session.feedback_list');
+    const row = rows('intelligent_text.session.feedback_list').first();
+    await rowAction(row, 'dialogue');
+    await modal().locator('.bo-transcript [data-role="customer"]').first().waitFor();
+    await modal().locator('.bo-transcript [data-role="ai"]').first().waitFor();
+    await noErrors('dialogue modal');
+    await h.shot(page, 'page-groups-dialogue');
+    await page.keyboard.press('Escape');
+    await modal().waitFor({ state: 'hidden' }).catch(() => undefined);
+    await rowAction(row, 'respondExtra');
+    await modal().getByText(tx('en-US', 'respondExtra.totalTokens'), { exact: true }).waitFor();
+    await modal().getByText(tx('en-US', 'respondExtra.estimated')).waitFor();
+    await modal().getByText(tx('en-US', 'respondExtra.policy'), { exact: true }).waitFor();
+    await noErrors('reply details modal');
+    await h.shot(page, 'page-groups-respond-extra');
+    await page.keyboard.press('Escape');
+  });
+
+  it('sync flow: the modal starts a sync, the log follows it, its row opens the result page', async () => {
+    const before = await api<{ total: number }>(page, 'shop-sync/list', { page_size: 1 });
+    await open('/intelligent_text/shop/syncLog', 'intelligent_text.shop_sync_log', [], 'intelligent_text.shop_sync_log');
+    await schema('intelligent_text.shop_sync_log').locator('[data-action="sync"]').first().click();
+    await modal().getByText(tx('en-US', 'sync.hint')).waitFor();
+    await modal().locator('.ant-select').first().click();
+    await page.keyboard.type(ids.shopName.slice(0, 12));
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().waitFor();
+    await page.keyboard.press('Enter');
+    await modal().getByTestId('form-submit').click();
+    await page.waitForURL(/\/intelligent_text\/shop\/syncLog$/);
+    // the new row finishes (done or failed, by the shop's authorization) while the list refreshes itself
+    const newest = rows('intelligent_text.shop_sync_log').first();
+    const end = Date.now() + 60_000;
+    for (;;) {
+      const l = await api<{ total: number; list: Array<{ state: string }> }>(page, 'shop-sync/list', { page_size: 1 });
+      if (l.total > before.total && ['done', 'failed'].includes(l.list[0].state)) break;
+      assert.ok(Date.now() < end, 'the sync finishes within a minute');
+      await page.waitForTimeout(500);
+    }
+    const result = newest.locator('[data-action="success"], [data-action="fail"]').first();
+    await result.waitFor({ timeout: 30_000 });
+    const kind = await result.getAttribute('data-action');
+    await result.click();
+    await page.waitForURL(new RegExp(`/intelligent_text/shop/syncLog/result/${kind}/\\d+$`));
+    const id = kind === 'success' ? 'intelligent_text.shop_sync_result_success' : 'intelligent_text.shop_sync_result_fail';
+    await schema(id).getByText(tx('en-US', kind === 'success' ? 'result.successTitle' : 'result.failTitle')).first().waitFor();
+    await schema(id).getByText(ids.shopName).first().waitFor();
+    await noErrors('sync result');
+    await h.shot(page, 'page-groups-sync-flow');
+  });
+});
