@@ -1,7 +1,8 @@
 /**
  * `npm run schemas:check [-- --base <ref>]` (CI): meta-schema validation plus cross-references
  * (widgets, enums, i18n keys in both locales, server APIs, permission keys, schema ids,
- * routes in the manifest, ids and routes unique) and "a changed file has its version raised".
+ * routes in the manifest, ids and routes unique) and "a changed file has its version raised"
+ * (above the base's and above the previous commit's that changed the file: scripts/lib/versions.ts).
  * Prints one line per problem, `file#/json/pointer: reason`, and exits 1 on any.
  * Base: --base, else env SCHEMAS_BASE, else merge-base with origin/main, else HEAD.
  */
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
   const { problems, schemas } = await runChecks(inputs);
   for (const p of problems) console.log(formatProblem(p));
   const ms = Math.round(performance.now() - started);
-  const against = base ? `versions against ${base.slice(0, 12)}` : 'no git base: version check skipped';
+  const against = base ? `versions against ${base.slice(0, 12)} and each file's previous commit` : 'no git base: version check skipped';
   console.error(
     problems.length
       ? `schemas:check: ${problems.length} problem(s) in ${new Set(problems.map((p) => p.file)).size} file(s) (${ms} ms, ${against})`

@@ -6,14 +6,13 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { canonicalJson } from '../../server/schemas/canonical.js';
 import { readSchemas } from '../../server/schemas/loader.js';
 import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
 import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
 import { type ParsedSchema } from '../../server/schemas/validate.js';
-import { changedSince, showAt } from './git.js';
 import { LOCALES, hasKey, readLocales, type LocaleTrees } from './locales.js';
+import { versionProblems } from './versions.js';
 
 /** What the schemas are checked against; the CLI reads the real ones, tests pass their own. */
 export interface CheckInputs {
@@ -165,34 +164,11 @@ function checkSorters(doc: unknown, sorts: ReadonlyMap<string, readonly string[]
 }
 
 /**
- * Every schema file changed since `base` must carry a higher `version` than it had there.
- * New files pass; a change of formatting only (same canonical JSON) needs no bump.
+ * Every schema file changed since `base` must carry a higher `version` than it had there, and
+ * than at the previous commit that changed it (scripts/lib/versions.ts). New files pass; a
+ * change of formatting only (same canonical JSON) needs no bump.
  */
 export async function checkVersions(schemas: readonly ParsedSchema[], root: string, base: string): Promise<SchemaProblem[]> {
-  const changed = new Set(await changedSince(root, base, ['schemas/pages', 'schemas/forms', 'schemas/enums']));
-  const problems: SchemaProblem[] = [];
-  await Promise.all(
-    schemas
-      .filter((s) => changed.has(s.file))
-      .map(async (s) => {
-        const text = await showAt(root, base, s.file);
-        if (text === null) return;
-        let old: { version?: unknown };
-        try {
-          old = JSON.parse(text) as { version?: unknown };
-        } catch {
-          return; // the old file was broken; any version will do
-        }
-        if (canonicalJson(old) === canonicalJson(s.doc)) return;
-        const was = typeof old.version === 'number' ? old.version : 0;
-        if (s.version <= was) {
-          problems.push({
-            file: s.file,
-            pointer: '/version',
-            reason: `changed since ${base.slice(0, 12)} but version not raised (was ${was}, now ${s.version}; set ${was + 1})`,
-          });
-        }
-      }),
-  );
-  return problems;
+  const found = await versionProblems(root, base, schemas.map((s) => ({ file: s.file, doc: s.doc })));
+  return found.map((p) => ({ file: p.file, pointer: '/version', reason: p.reason }));
 }

@@ -59,16 +59,16 @@ describe('schemas:diff', () => {
     n.toolbar.push({ key: 'add', type: 'openForm', label: 'common.add', form: 'shop.form', mode: 'add' });
     n.pagination = { pageSize: 20 };
     expect(diffSchema(o, n)).toEqual([
-      'page now needs intelligent_text.text.shop.view',
+      'page now needs intelligent_text.text.shop.view (was intelligent_text.text.shop.list)',
       'route /intelligent_text/shops added',
-      'data source GET shop/list → GET shop/search',
-      'data source params changed',
+      'data source GET shop/list → GET shop/search (API path changed)',
+      'data source params env - → all',
       'column name enum - → env',
-      'column name width changed',
+      'column name width - → 120',
       'columns reordered',
-      'filter name x-component changed',
+      'filter name widget Input → Select',
       'toolbar action add added',
-      'row action delete now calls POST shop/remove',
+      'row action delete POST shop/delete → POST shop/remove (API path changed)',
       'pagination added',
     ]);
   });
@@ -80,7 +80,7 @@ describe('schemas:diff', () => {
     n.schema['x-component-props'] = { labelCol: 6 };
     const l1: Doc = { ...listDoc(), filters: undefined };
     const l2: Doc = { ...listDoc(), version: 2 };
-    expect(diffSchema(o, n)).toEqual(['form x-component-props changed']);
+    expect(diffSchema(o, n)).toEqual(['form props labelCol - → 6']);
     expect(diffSchema(l1, l2)).toEqual(['filter name added', 'filter form added']);
   });
 
@@ -101,10 +101,10 @@ describe('schemas:diff', () => {
     const gone: Doc = { ...listDoc(), id: 'demo.old_list' };
     const fresh: Doc = { ...listDoc(), id: 'demo.new_list', routes: ['/admin_center/demo/new'] };
     expect(diffTrees([f1, e1, gone], [f2, e2, fresh])).toEqual([
-      'demo.item_form v1→v2: field name now needs admin_center.demo.item.rename; field email added; mode add submit POST item/create → POST item/add; mode edit added',
+      'demo.item_form v1→v2: field name now needs admin_center.demo.item.rename; field email added; RISKY mode add submit POST item/create → POST item/add (API path changed); mode edit added',
       'demo.new_list v1: added (list, routes /admin_center/demo/new, needs admin_center.demo.item)',
       'demo.old_list v1: removed',
-      'plugin_status v1→v2: item 1 color changed; item 2 added; item 0 removed',
+      'plugin_status v1→v2: item 1 color - → success; item 2 added; item 0 removed',
     ]);
   });
 
@@ -126,7 +126,7 @@ describe('schemas:diff', () => {
       });
       const lines = diffTrees(await readSchemaDocsAt(fx.root, 'HEAD'), await readSchemaDocs(fx.root));
       expect(lines).toEqual([
-        'demo.item_form v1→v2: field name x-validator changed',
+        'demo.item_form v1→v2: RISKY field name no longer required',
         'demo.item_list v1→v2: column created_at added',
       ]);
     } finally {

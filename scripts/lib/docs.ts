@@ -19,19 +19,35 @@ function parse(text: string, where: string): Doc | null {
   return null;
 }
 
-export async function readSchemaDocs(root: string): Promise<Doc[]> {
-  const files = (await Promise.all(DIRS.map((d) => listJsonFiles(path.join(root, d))))).flat();
-  const docs = await Promise.all(files.map(async (f) => parse(await readFile(f, 'utf8'), path.relative(root, f))));
-  return docs.filter((d): d is Doc => d !== null);
+/** A schema document with its file, relative to the project root (`/` separated). */
+export interface SchemaFile {
+  file: string;
+  doc: Doc;
 }
 
-export async function readSchemaDocsAt(root: string, ref: string): Promise<Doc[]> {
-  const files = (await filesAt(root, ref, DIRS)).filter((f) => f.endsWith('.json'));
+export async function readSchemaFiles(root: string): Promise<SchemaFile[]> {
+  const files = (await Promise.all(DIRS.map((d) => listJsonFiles(path.join(root, d))))).flat();
   const docs = await Promise.all(
     files.map(async (f) => {
-      const text = await showAt(root, ref, f);
-      return text === null ? null : parse(text, `${ref.slice(0, 12)}:${f}`);
+      const file = path.relative(root, f).split(path.sep).join('/');
+      const doc = parse(await readFile(f, 'utf8'), file);
+      return doc ? { file, doc } : null;
     }),
   );
-  return docs.filter((d): d is Doc => d !== null);
+  return docs.filter((d): d is SchemaFile => d !== null);
 }
+
+export async function readSchemaFilesAt(root: string, ref: string): Promise<SchemaFile[]> {
+  const files = (await filesAt(root, ref, DIRS)).filter((f) => f.endsWith('.json'));
+  const docs = await Promise.all(
+    files.map(async (file) => {
+      const text = await showAt(root, ref, file);
+      const doc = text === null ? null : parse(text, `${ref.slice(0, 12)}:${file}`);
+      return doc ? { file, doc } : null;
+    }),
+  );
+  return docs.filter((d): d is SchemaFile => d !== null);
+}
+
+export const readSchemaDocs = async (root: string): Promise<Doc[]> => (await readSchemaFiles(root)).map((e) => e.doc);
+export const readSchemaDocsAt = async (root: string, ref: string): Promise<Doc[]> => (await readSchemaFilesAt(root, ref)).map((e) => e.doc);

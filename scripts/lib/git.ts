@@ -47,3 +47,24 @@ export async function filesAt(cwd: string, ref: string, paths: string[]): Promis
   const out = await git(cwd, ['ls-tree', '-r', '--name-only', ref, '--', ...paths]);
   return (out ?? '').split('\n').filter(Boolean);
 }
+
+/** The last commit at or before `ref` that changed `file`, or null (none, or `ref` has no parent). */
+export async function lastCommitTouching(cwd: string, ref: string, file: string): Promise<string | null> {
+  return (await git(cwd, ['log', '-1', '--format=%H', ref, '--', file]))?.trim() || null;
+}
+
+/**
+ * Files under `paths` changed by the commits after `base` up to HEAD (relative to cwd); when
+ * `base` is HEAD itself, the files HEAD's own commit changed.
+ */
+export async function committedSince(cwd: string, base: string, paths: string[]): Promise<string[]> {
+  const head = await verify(cwd, 'HEAD');
+  if (!head) return [];
+  const out =
+    head === base
+      ? await git(cwd, ['diff-tree', '--no-commit-id', '--name-only', '--relative', '-r', '--root', head, '--', ...paths])
+      : await git(cwd, ['log', '--format=', '--name-only', '--relative', `${base}..${head}`, '--', ...paths]);
+  return [...new Set((out ?? '').split('\n').filter(Boolean))];
+}
+
+export const headCommit = (cwd: string): Promise<string | null> => verify(cwd, 'HEAD');
