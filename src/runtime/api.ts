@@ -1,5 +1,6 @@
 /** API refs ("METHOD path", path relative to /api/admin/) and calls through the env's http port. */
 import type { HttpPort, RequestOptions } from './env.js';
+import { invalidateAfterWrite } from './session-data.js';
 
 export interface ApiTarget {
   method: 'GET' | 'POST';
@@ -14,7 +15,11 @@ export function parseApi(ref: string): ApiTarget {
 
 export function callApi<T = unknown>(http: HttpPort, ref: string, data: Record<string, unknown>, opts?: RequestOptions): Promise<T> {
   const { method, path } = parseApi(ref);
-  return method === 'GET' ? http.get<T>(path, data, opts) : http.post<T>(path, data, opts);
+  if (method === 'GET') return http.get<T>(path, data, opts);
+  return http.post<T>(path, data, opts).then((reply) => {
+    invalidateAfterWrite(path);
+    return reply;
+  });
 }
 
 /** Reads a dotted path (`a.b.0`) out of a value. */

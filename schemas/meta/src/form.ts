@@ -12,6 +12,24 @@ export const Submit = Type.Object(
     includeValues: Type.Optional(Type.Boolean()),
     successMessage: Type.Optional(I18nKey),
     /**
+     * a call made before the submit, after the form validated: when `refuseWhen` (an expression
+     * over the reply, e.g. "exists") is true the submit is not sent and `message` shows on
+     * `field` (or as an error toast); e.g. a product id that is registered already
+     */
+    check: Type.Optional(
+      Type.Object(
+        {
+          api: ApiRef,
+          /** the body (literal or {{ }} over values, params, record) */
+          body: Type.Optional(ParamMap),
+          refuseWhen: Type.String({ pattern: '\\S' }),
+          message: I18nKey,
+          field: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.]+$' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /**
      * show the reply in a dialog (instead of a toast) that stays until closed, with one reply
      * value as copyable text, e.g. a generated password
      */

@@ -4,7 +4,7 @@
  * the error boundary and the 加载中... fallback. The modules' texts are loaded before it draws.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Space, theme, Typography } from 'antd';
+import { Button, Layout, Menu, Space, Tag, theme, Typography } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface.js';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,16 +18,20 @@ import { sessionStore } from '../session/store.js';
 import { settingsStore, type Locale } from '../settings/store.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
 import { accessibleModules, buildMenu, selectedMenu, type MenuNode } from './menu.js';
+import { menuIcon } from './menu-icons.js';
 import { ModuleSwitcher } from './ModuleSwitcher.js';
 import { DarkModeSwitch, ThemeColorPicker } from './ThemeControls.js';
 import { UserMenu } from './UserMenu.js';
 
+/** Menu items with their icons (the collapsed menu shows only the icon, the title as tooltip). */
 const toItems = (nodes: MenuNode[]): ItemType[] =>
-  nodes.map((n) =>
-    n.children
-      ? { key: n.key, label: n.label, children: toItems(n.children) }
-      : { key: n.key, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> },
-  );
+  nodes.map((n) => {
+    const Icon = menuIcon(n.entry, Boolean(n.children));
+    const icon = <Icon aria-hidden />;
+    return n.children
+      ? { key: n.key, icon, label: n.label, children: toItems(n.children) }
+      : { key: n.key, icon, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> };
+  });
 
 const textLoads = new Map<string, { done: boolean; promise: Promise<void> }>();
 
@@ -58,6 +62,7 @@ export default function MainLayout() {
   const { pathname } = useLocation();
   const access = sessionStore.use((s) => s.access);
   const menuModule = sessionStore.use((s) => s.menuModule);
+  const config = sessionStore.use((s) => s.config);
   const collapsed = settingsStore.use((s) => s.collapsed);
   // the language on screen (a newly chosen one shows once its texts are loaded, menus included)
   const locale = i18n.language as Locale;
@@ -85,7 +90,7 @@ export default function MainLayout() {
         style={{ borderRight: `1px solid ${token.colorBorderSecondary}`, position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
       >
         <div className="console-brand" title={t('shell.app.title')} style={{ color: token.colorLink }} onClick={() => navigate('/home')}>
-          {collapsed ? t('shell.app.short') : t('shell.app.brand')}
+          {collapsed ? t('shell.app.short') : t('shell.app.title')}
         </div>
         <Menu
           mode="inline"
@@ -117,6 +122,11 @@ export default function MainLayout() {
             data-testid="collapse-toggle"
           />
           <ModuleSwitcher active={current?.module ?? null} />
+          {config?.demo ? (
+            <Tag color="gold" data-testid="demo-tag">
+              {t('shell.app.demo')}
+            </Tag>
+          ) : null}
           <Space size={4}>
             <LanguageSwitch />
             <ThemeColorPicker />
@@ -134,7 +144,9 @@ export default function MainLayout() {
           </div>
         </Layout.Content>
         <Layout.Footer style={{ textAlign: 'center', padding: '8px 16px' }}>
-          <Typography.Text type="secondary">{t('shell.app.title')}</Typography.Text>
+          <Typography.Text type="secondary" data-testid="app-footer">
+            {config?.version ? t('shell.app.footer', { name: t('shell.app.title'), version: config.version }) : t('shell.app.title')}
+          </Typography.Text>
         </Layout.Footer>
       </Layout>
     </Layout>

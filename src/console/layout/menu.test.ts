@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAccess, type PermissionRecord } from '../../contract/access.js';
 import { buildRouteConfig, type PageProps } from '../routes/config.js';
 import { accessibleModules, buildMenu, moduleEntryPath, selectedMenu } from './menu.js';
+import { MENU_ICONS } from './menu-icons.js';
 
 const config = buildRouteConfig(() => (_: PageProps) => null);
 const text = config.find((m) => m.module === 'intelligent_text')!;
@@ -12,7 +13,12 @@ describe('side menu', () => {
     const access = buildAccess([p('intelligent_text', 'text.shop.list'), p('intelligent_text', 'text.shop.session_category')], []);
     const menu = buildMenu(text, access, 'en-US');
     expect(menu).toEqual([
-      { key: 'text.shop', label: 'Shops and customers', children: [{ key: '/intelligent_text/shop/list', label: 'Shops', path: '/intelligent_text/shop/list' }] },
+      {
+        key: 'text.shop',
+        label: 'Shops and customers',
+        entry: 'text.shop',
+        children: [{ key: '/intelligent_text/shop/list', label: 'Shops', entry: 'text.shop.list', path: '/intelligent_text/shop/list' }],
+      },
     ]);
     expect(accessibleModules(config, access).map((m) => m.module)).toEqual(['intelligent_text']);
     expect(moduleEntryPath(text, access)).toBe('/intelligent_text/shop/list');
@@ -31,5 +37,16 @@ describe('side menu', () => {
       selected: '/intelligent_text/learn/material',
       open: ['text.learn'],
     });
+  });
+
+  it('gives every menu group its own icon, distinct within a module (the collapsed menu shows them)', () => {
+    const access = buildAccess([], [{ is_super_admin: true }]);
+    for (const m of config) {
+      const menu = buildMenu(m, access, 'en-US');
+      // pages without an entry of their own fall back to PAGE_FALLBACK_ICON
+      expect(menu.filter((g) => !MENU_ICONS[g.entry]).map((g) => g.entry)).toEqual([]);
+      const groupIcons = menu.map((g) => MENU_ICONS[g.entry]);
+      expect(new Set(groupIcons).size).toBe(groupIcons.length);
+    }
   });
 });

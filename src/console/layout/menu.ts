@@ -10,6 +10,8 @@ export interface MenuNode {
   /** canonical path for pages, manifest key for groups */
   key: string;
   label: string;
+  /** the manifest key (pages too), which names the entry's icon (menu-icons.tsx) */
+  entry: string;
   path?: string;
   children?: MenuNode[];
 }
@@ -17,9 +19,9 @@ export interface MenuNode {
 export function buildMenu(m: ModuleRoutes, access: AccessState, locale: Locale): MenuNode[] {
   const toNode = (e: RouteEntry): MenuNode | null => {
     if (e.hidden) return null;
-    if (e.path) return canOpenRoute(access, e) ? { key: e.path, label: e.title[locale], path: e.path } : null;
+    if (e.path) return canOpenRoute(access, e) ? { key: e.path, label: e.title[locale], entry: e.key, path: e.path } : null;
     const children = e.children.map(toNode).filter((n): n is MenuNode => n !== null);
-    return children.length ? { key: e.key, label: e.title[locale], children } : null;
+    return children.length ? { key: e.key, label: e.title[locale], entry: e.key, children } : null;
   };
   return m.menus.map(toNode).filter((n): n is MenuNode => n !== null);
 }

@@ -1,8 +1,13 @@
 /** Session calls (spec section 7): start-up, login, logout, change password. */
 import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
 import type { HttpPort } from '../../runtime/env.js';
+import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
+import type { HttpClient } from '../http/client.js';
 import { readSid, writeSid } from '../http/cookies.js';
-import { clearSession, sessionStore, setSignedIn, type SessionUser } from './store.js';
+import { clearSession, sessionStore, setSignedIn, type AppConfig, type SessionUser } from './store.js';
+
+/** The console's client (`getCommon` reaches /api/common/); tests may pass a bare port. */
+type SessionHttp = HttpPort & Partial<Pick<HttpClient, 'getCommon'>>;
 
 interface LoginReply {
   user: SessionUser & { token: string };
@@ -24,8 +29,22 @@ async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void>
   setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
 }
 
+/**
+ * Start-up calls once signed in (spec section 7), neither awaited by the page: `GET config` on
+ * the common base (kept in the session store: version and demo flag for the shell, page sizes),
+ * and the session-wide lookups (`GET shop-list` env=all) that shop pickers then read.
+ */
+function startSessionData(http: SessionHttp): void {
+  clearSessionData();
+  preloadSessionData(http);
+  http
+    .getCommon?.<AppConfig>('config', undefined, { silent: true })
+    .then((config) => sessionStore.set({ config }))
+    .catch(() => undefined);
+}
+
 /** Start-up: `GET User/Get` only when a saved token exists, then the role permissions. */
-export async function bootSession(http: HttpPort): Promise<void> {
+export async function bootSession(http: SessionHttp): Promise<void> {
   if (!readSid()) {
     clearSession();
     return;
@@ -34,6 +53,7 @@ export async function bootSession(http: HttpPort): Promise<void> {
   try {
     const user = pickUser(await http.get<unknown>('User/Get', undefined, { silent: true }));
     await loadPermissions(http, user);
+    startSessionData(http);
   } catch (e) {
     // 20001 already cleared the session; anything else is a failed start-up the person can retry
     if (sessionStore.get().status !== 'anonymous') sessionStore.set({ status: 'error' });
@@ -41,11 +61,12 @@ export async function bootSession(http: HttpPort): Promise<void> {
   }
 }
 
-export async function login(http: HttpPort, email: string, password: string): Promise<SessionUser> {
+export async function login(http: SessionHttp, email: string, password: string): Promise<SessionUser> {
   const reply = await http.post<LoginReply>('user/login', { email, password });
   writeSid(reply.user.token);
   const user = pickUser(reply.user);
   await loadPermissions(http, user);
+  startSessionData(http);
   return user;
 }
 

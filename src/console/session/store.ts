@@ -6,6 +6,7 @@
 import { EMPTY_ACCESS, buildAccess, type AccessState, type PermissionRecord, type RoleFlag } from '../../contract/access.js';
 import type { RouteModule } from '../routes/config.js';
 import { clearSid } from '../http/cookies.js';
+import { clearSessionData } from '../../runtime/session-data.js';
 import { createStore, storage } from '../store.js';
 
 export const SESSION_KEY = 'sessionkey';
@@ -15,6 +16,18 @@ export interface SessionUser {
   email: string;
   name: string;
   roles: Array<RoleFlag & { id?: number; name?: string }>;
+}
+
+/** `GET /api/common/config` (server/routes/config.ts), fetched once after sign-in. */
+export interface AppConfig {
+  app_name?: string;
+  version?: string;
+  locales?: string[];
+  default_locale?: string;
+  default_page_size?: number;
+  max_page_size?: number;
+  /** the server runs with demo data seeded */
+  demo?: boolean;
 }
 
 export type SessionStatus = 'booting' | 'anonymous' | 'ready' | 'error';
@@ -27,6 +40,8 @@ export interface SessionState {
   currentModule: RouteModule | null;
   /** last business module entered; the side menu shows it on module-less pages */
   menuModule: RouteModule | null;
+  /** the server's public settings, loaded after sign-in (not persisted) */
+  config: AppConfig | null;
 }
 
 interface Persisted {
@@ -37,7 +52,7 @@ interface Persisted {
 const saved = storage.read<Persisted>(SESSION_KEY) ?? {};
 
 export const sessionStore = createStore<SessionState>(
-  { status: 'booting', user: saved.user ?? null, access: EMPTY_ACCESS, currentModule: null, menuModule: saved.menuModule ?? null },
+  { status: 'booting', user: saved.user ?? null, access: EMPTY_ACCESS, currentModule: null, menuModule: saved.menuModule ?? null, config: null },
   (s) => {
     if (s.status === 'anonymous') return;
     storage.write(SESSION_KEY, { user: s.user, menuModule: s.menuModule } satisfies Persisted);
@@ -53,7 +68,8 @@ export function setSignedIn(user: SessionUser, permissions: PermissionRecord[], 
 export function clearSession(): void {
   clearSid();
   storage.remove(SESSION_KEY);
-  sessionStore.set({ status: 'anonymous', user: null, access: EMPTY_ACCESS, currentModule: null, menuModule: null });
+  clearSessionData();
+  sessionStore.set({ status: 'anonymous', user: null, access: EMPTY_ACCESS, currentModule: null, menuModule: null, config: null });
 }
 
 /** Tracks the current module on route entry. */

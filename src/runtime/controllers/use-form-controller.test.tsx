@@ -89,4 +89,40 @@ describe('useFormController', () => {
     expect(e.notify.success).not.toHaveBeenCalled();
     expect(outcome).toEqual({ then: 'close', result: { title: 'admin.demo.done', message: 'admin.demo.doneText', copy: 'Gen3rated-pw' } });
   });
+
+  it('runs the submit check first and refuses (message on the field, no submit) when the reply says so', async () => {
+    const checked = {
+      ...schema,
+      modes: {
+        add: {
+          submit: {
+            api: 'POST thing/create',
+            check: { api: 'POST thing/exists', body: { name: '{{ values.name }}' }, refuseWhen: 'exists', message: 'admin.demo.taken', field: 'name' },
+          },
+        },
+      },
+    } as unknown as FormSchema;
+    let exists = true;
+    const e = env(async (path) => (path === 'thing/exists' ? { exists } : { id: 9 }));
+    const { result } = renderHook(() => useFormController(checked, { env: e, mode: 'add', params: {} }));
+    await act(async () => {
+      result.current.form.createField({ name: 'name' });
+      result.current.form.setValues({ name: 'dup' });
+    });
+    let outcome: unknown = 'unset';
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(outcome).toBeNull();
+    expect(e.http.post.mock.calls.map((c) => c[0])).toEqual(['thing/exists']);
+    expect(e.http.post).toHaveBeenCalledWith('thing/exists', { name: 'dup' }, { silent: true });
+    expect((result.current.form.query('name').take() as { selfErrors?: unknown } | undefined)?.selfErrors).toEqual(['admin.demo.taken']);
+    expect(e.notify.error).toHaveBeenCalledWith('admin.demo.taken');
+    exists = false;
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(e.http.post.mock.calls.map((c) => c[0])).toEqual(['thing/exists', 'thing/exists', 'thing/create']);
+    expect(outcome).toEqual({ then: 'close' });
+  });
 });

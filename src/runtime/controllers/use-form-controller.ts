@@ -2,13 +2,15 @@
  * Headless form controller: a Formily form for the mode (view = read pretty), the load call
  * for edit / view (or a record handed in), submit per mode (form values restricted to the
  * schema's fields, merged with the body mapping), field errors from 40001 replies set onto
- * Formily fields, success message, and what happens next.
+ * Formily fields, success message, and what happens next. A submit `check` call runs first
+ * and refuses the submit (message on a field) when its reply says so.
  */
 import { createForm, isField, type Form } from '@formily/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { vars } from '../actions.js';
 import { callApi, fieldErrorsOf, getPath } from '../api.js';
 import type { RuntimeEnv } from '../env.js';
+import { evaluate } from '../expr/evaluate.js';
 import { resolveMap, resolvePath } from '../expr/template.js';
 import { dataFieldNames, shownIn } from '../formily-schema.js';
 import type { FormMode, FormSchema, RuntimeUser } from '../types.js';
@@ -88,6 +90,9 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
   const submit = useCallback(async (): Promise<FormOutcome | null> => {
     const submitSpec = spec?.submit;
     if (!submitSpec) return { then: 'close' };
+    // a refusal of the previous check is asked again, not left standing
+    const checkField = submitSpec.check?.field ? form.query(submitSpec.check.field).take() : undefined;
+    if (checkField && isField(checkField)) checkField.setSelfErrors([]);
     try {
       await form.validate();
     } catch {
@@ -101,6 +106,17 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
     };
     setSubmitting(true);
     try {
+      const check = submitSpec.check;
+      if (check) {
+        const reply = await callApi<unknown>(env.http, check.api, resolveMap(check.body, scope), { silent: true });
+        const replyScope = reply && typeof reply === 'object' ? (reply as Record<string, unknown>) : {};
+        if (evaluate(check.refuseWhen, { ...scope, ...replyScope, reply })) {
+          const text = env.t(check.message, { ...values, ...vars(reply) });
+          if (checkField && isField(checkField)) checkField.setSelfErrors([text]);
+          env.notify.error(text);
+          return null;
+        }
+      }
       const result = await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
       const dialog = submitSpec.resultDialog;
       const message = submitSpec.successMessage ?? schema.successMessage;

@@ -1,8 +1,13 @@
-/** Options loaded from an API ref through the env (cached per ref + params for the page's life). */
+/**
+ * Options loaded from an API ref through the env: a session-wide lookup (`GET shop-list` with
+ * env all, src/runtime/session-data.ts) reads the reply kept since sign-in; any other call is
+ * shared by the pickers that ask within 30 s.
+ */
 import { useEffect, useMemo, useState } from 'react';
 import { callApi, getPath } from '../../runtime/api.js';
 import { useRuntime } from '../../runtime/context.js';
 import { evaluate } from '../../runtime/expr/evaluate.js';
+import { isSessionLookup, sessionLookup } from '../../runtime/session-data.js';
 
 export interface RemoteOptionsProps {
   /** "GET shop-list" */
@@ -32,7 +37,7 @@ export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption
   const key = `${p.api}?${JSON.stringify(p.params ?? {})}`;
   useEffect(() => {
     let live = true;
-    let pending = memo.get(key);
+    let pending = isSessionLookup(p.api, p.params) ? sessionLookup(env.http, p.api, p.params) : memo.get(key);
     if (!pending) {
       pending = callApi<unknown>(env.http, p.api, p.params ?? {}, { silent: true });
       memo.set(key, pending);
