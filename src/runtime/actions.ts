@@ -25,6 +25,59 @@ export interface ActionHost {
   /** asks for a file (upload); resolves null when cancelled */
   pickFile?(accept?: string): Promise<File | null>;
   progress?(actionKey: string, percent: number | null): void;
+  /** shows the per-row report of an import (upload) whose reply has one */
+  showReport?(report: ImportReport): Promise<void>;
+}
+
+export type ImportRowStatus = 'created' | 'updated' | 'unchanged' | 'rejected' | 'skipped' | 'failed';
+export interface ImportReportRow {
+  row: number;
+  /** the record's id in the file (external_id, product_id …) */
+  ref: string | null;
+  status: ImportRowStatus;
+  /** "field: reason" lines */
+  reasons: string[];
+}
+export interface ImportReport {
+  file?: string;
+  total?: number;
+  /** status → number of rows */
+  counts: Partial<Record<ImportRowStatus, number>>;
+  rows: ImportReportRow[];
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/**
+ * The per-row report in an upload's reply, or null: the order / session imports answer
+ * `rows: [{ row, external_id, status, errors }]`, the Douyin product import
+ * `skipped_rows` / `failed_rows: [{ row, product_id, reason }]`.
+ */
+export function importReport(result: unknown): ImportReport | null {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return null;
+  const r = result as Record<string, unknown>;
+  const base = { file: typeof r.file === 'string' ? r.file : undefined, total: num(r.total) };
+  if (Array.isArray(r.rows)) {
+    const rows = (r.rows as Array<Record<string, unknown>>).map((x) => ({
+      row: Number(x.row),
+      ref: typeof x.external_id === 'string' ? x.external_id : null,
+      status: String(x.status) as ImportRowStatus,
+      reasons: Array.isArray(x.errors) ? (x.errors as Array<{ field?: unknown; message?: unknown }>).map((e) => `${String(e.field ?? '')}: ${String(e.message ?? '')}`) : [],
+    }));
+    return { ...base, counts: { created: num(r.created), updated: num(r.updated), unchanged: num(r.unchanged), rejected: num(r.rejected) }, rows };
+  }
+  if (Array.isArray(r.failed_rows) || Array.isArray(r.skipped_rows)) {
+    const of = (list: unknown, status: ImportRowStatus): ImportReportRow[] =>
+      (Array.isArray(list) ? (list as Array<Record<string, unknown>>) : []).map((x) => ({
+        row: Number(x.row),
+        ref: typeof x.product_id === 'string' ? x.product_id : null,
+        status,
+        reasons: x.reason ? [String(x.reason)] : [],
+      }));
+    const rows = [...of(r.failed_rows, 'failed'), ...of(r.skipped_rows, 'skipped')].sort((a, b) => a.row - b.row);
+    return { ...base, counts: { created: num(r.imported), skipped: num(r.skipped), failed: num(r.failed) }, rows };
+  }
+  return null;
 }
 
 /** A reply as interpolation variables for a success message (objects only). */
@@ -113,13 +166,17 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
       for (const [k, v] of Object.entries(resolveMap(action.body, scope))) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
       const { path } = parseApi(action.api);
       host.progress?.(action.key, 0);
+      let result: unknown;
       try {
-        const result = await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
+        result = await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
         if (action.successMessage) env.notify.success(env.t(action.successMessage, vars(result)));
       } finally {
         host.progress?.(action.key, null);
       }
       if (action.refresh !== false) host.refresh();
+      // an import's reply with rows: each row's result in the report modal
+      const report = importReport(result);
+      if (report && report.rows.length && host.showReport) void host.showReport(report);
       return true;
     }
   }

@@ -17,6 +17,8 @@ export interface ViewerConfig<S extends { id: number }, D> {
   extra?: { key: string; label: string; options: Array<{ value: string; label: string }> };
   renderItem(s: S): ReactNode;
   renderDetail(d: D): ReactNode;
+  /** buttons after search / reset (e.g. the chat import), given the shop filter and a list reload */
+  toolbar?(ctx: { shopId?: number; reload(): void }): ReactNode;
 }
 
 const PAGE_SIZE = 20;
@@ -33,6 +35,8 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
   const [selected, setSelected] = useState<number | null>(null);
   const [detail, setDetail] = useState<D | null>(null);
   const [detailLoading, setDetailLoading] = useState(false);
+  const [reloads, setReloads] = useState(0);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
 
   useEffect(() => {
     shopOptions(env.http).then(setShops, () => setShops([]));
@@ -53,7 +57,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
     return () => {
       live = false;
     };
-  }, [env.http, cfg.listApi, cfg.extra?.key, filters, page]);
+  }, [env.http, cfg.listApi, cfg.extra?.key, filters, page, reloads]);
 
   useEffect(() => {
     if (!selected) return setDetail(null);
@@ -118,6 +122,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
           >
             {env.t('session.viewer.reset')}
           </Button>
+          {cfg.toolbar?.({ shopId: filters.shop_id, reload })}
         </Space>
       </Form>
       <Row gutter={12} wrap={false}>

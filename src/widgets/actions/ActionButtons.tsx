@@ -1,13 +1,14 @@
 import { DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Tooltip } from 'antd';
 import { useState } from 'react';
-import { isDisabled, isShown, runAction, type ActionHost } from '../../runtime/actions.js';
+import { isDisabled, isShown, runAction, type ActionHost, type ImportReport } from '../../runtime/actions.js';
 import type { ActionSpec } from '../../runtime/types.js';
+import { ImportReportModal } from './ImportReportModal.js';
 import { pickFile } from './pick-file.js';
 
 export interface ActionButtonsProps {
   actions: readonly ActionSpec[] | undefined;
-  host: Omit<ActionHost, 'progress' | 'pickFile'>;
+  host: Omit<ActionHost, 'progress' | 'pickFile' | 'showReport'>;
   /** toolbar buttons, or compact links in a table row */
   variant?: 'button' | 'link';
 }
@@ -18,6 +19,7 @@ export const ROW_LINKS_SHOWN = 3;
 /** Draws the actions the caller may see and runs them; busy / progress per action. */
 export function ActionButtons({ actions, host, variant = 'button' }: ActionButtonsProps) {
   const [busy, setBusy] = useState<Record<string, number | true>>({});
+  const [report, setReport] = useState<{ report: ImportReport; done(): void } | null>(null);
   const visible = (actions ?? []).filter((a) => isShown(a, host.env, host.scope));
   if (!visible.length) return null;
   const run = async (a: ActionSpec) => {
@@ -28,6 +30,7 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
       await runAction(a, {
         ...host,
         pickFile,
+        showReport: (r) => new Promise<void>((done) => setReport({ report: r, done })),
         progress: (key, p) => setBusy((b) => ({ ...b, [key]: p === null ? true : p })),
       });
     } catch (e) {
@@ -47,53 +50,65 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
   const folded = folds ? visible.slice(ROW_LINKS_SHOWN - 1) : [];
   return (
     // row links stay on one line (a wrapped 'Delete' under 'Edit' reads as a second row)
-    <Space size={variant === 'link' ? 4 : 8} wrap={variant !== 'link'}>
-      {shown.map((a) => {
-        const state = busy[a.key];
-        const label = host.env.t(a.label) + (typeof state === 'number' ? ` ${Math.round(state)}%` : '');
-        const button = (
-          <Button
-            key={a.key}
-            data-action={a.key}
-            type={variant === 'link' ? 'link' : a.primary ? 'primary' : 'default'}
-            size={variant === 'link' ? 'small' : 'middle'}
-            danger={a.danger}
-            disabled={isDisabled(a, host.scope)}
-            loading={state !== undefined}
-            onClick={() => void run(a)}
+    <>
+      <Space size={variant === 'link' ? 4 : 8} wrap={variant !== 'link'}>
+        {shown.map((a) => {
+          const state = busy[a.key];
+          const label = host.env.t(a.label) + (typeof state === 'number' ? ` ${Math.round(state)}%` : '');
+          const button = (
+            <Button
+              key={a.key}
+              data-action={a.key}
+              type={variant === 'link' ? 'link' : a.primary ? 'primary' : 'default'}
+              size={variant === 'link' ? 'small' : 'middle'}
+              danger={a.danger}
+              disabled={isDisabled(a, host.scope)}
+              loading={state !== undefined}
+              onClick={() => void run(a)}
+            >
+              {label}
+            </Button>
+          );
+          return a.tooltip ? (
+            <Tooltip key={a.key} title={host.env.t(a.tooltip)}>
+              {button}
+            </Tooltip>
+          ) : (
+            button
+          );
+        })}
+        {folded.length ? (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: folded.map((a) => ({
+                key: a.key,
+                label: <span data-action={a.key}>{host.env.t(a.label)}</span>,
+                danger: a.danger,
+                disabled: isDisabled(a, host.scope) || busy[a.key] !== undefined,
+              })),
+              onClick: ({ key }) => {
+                const a = folded.find((x) => x.key === key);
+                if (a) void run(a);
+              },
+            }}
           >
-            {label}
-          </Button>
-        );
-        return a.tooltip ? (
-          <Tooltip key={a.key} title={host.env.t(a.tooltip)}>
-            {button}
-          </Tooltip>
-        ) : (
-          button
-        );
-      })}
-      {folded.length ? (
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            items: folded.map((a) => ({
-              key: a.key,
-              label: <span data-action={a.key}>{host.env.t(a.label)}</span>,
-              danger: a.danger,
-              disabled: isDisabled(a, host.scope) || busy[a.key] !== undefined,
-            })),
-            onClick: ({ key }) => {
-              const a = folded.find((x) => x.key === key);
-              if (a) void run(a);
-            },
+            <Button type="link" size="small" data-action="__more" loading={folded.some((a) => busy[a.key] !== undefined)}>
+              {host.env.t('runtime.list.more')} <DownOutlined />
+            </Button>
+          </Dropdown>
+        ) : null}
+      </Space>
+      {report && (
+        <ImportReportModal
+          report={report.report}
+          env={host.env}
+          onClose={() => {
+            report.done();
+            setReport(null);
           }}
-        >
-          <Button type="link" size="small" data-action="__more" loading={folded.some((a) => busy[a.key] !== undefined)}>
-            {host.env.t('runtime.list.more')} <DownOutlined />
-          </Button>
-        </Dropdown>
-      ) : null}
-    </Space>
+        />
+      )}
+    </>
   );
 }
