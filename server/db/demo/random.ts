@@ -28,7 +28,20 @@ export class Rng {
   }
 }
 
-/** Fixed reference time of the demo data (so timestamps are the same on every run). */
-export const DEMO_NOW = Date.UTC(2026, 9, 31, 12, 0, 0);
+/**
+ * Reference time of the demo data: the start of the hour (UTC) the demo is seeded in, so a fresh
+ * console shows recent activity (the module homes chart the last 14 days; scheduled demo tasks
+ * and call windows lie ahead and start by themselves). Everything else is drawn from seeded
+ * random numbers, so the same reference time gives the same data: set DEMO_NOW (an ISO time) to
+ * seed exactly the same timestamps again.
+ */
+export const DEMO_NOW = demoNow(process.env.DEMO_NOW);
+
+function demoNow(fixed: string | undefined): number {
+  const t = fixed ? Date.parse(fixed) : NaN;
+  if (!Number.isNaN(t)) return t;
+  const now = Date.now();
+  return now - (now % 3_600_000);
+}
 export const daysAgo = (rng: Rng, maxDays: number, minDays = 0): Date =>
   new Date(DEMO_NOW - (minDays + rng.next() * (maxDays - minDays)) * 86400000);
