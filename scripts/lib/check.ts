@@ -4,8 +4,10 @@
  * for a broken schema.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripEditorValues } from '../../schemas/meta/src/files.js';
 import { readSchemas } from '../../server/schemas/loader.js';
 import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
@@ -34,6 +36,12 @@ export interface CheckInputs {
   pageRoutes?: ReadonlyArray<{ route: string; key: string }>;
   /** git ref to compare versions with; null skips the version check */
   base: string | null;
+  /**
+   * what `npm run schemas:meta` would write (path relative to the root → text): the published
+   * meta-schemas and the runtime validators; a committed file that differs is reported as
+   * stale. Absent: not checked (fixture trees).
+   */
+  generated?: Readonly<Record<string, string>>;
 }
 
 export interface CheckResult {
@@ -44,6 +52,7 @@ export interface CheckResult {
 export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
   const schemasDir = path.join(inputs.root, 'schemas');
   const { schemas, problems, brokenIds } = await readSchemas(schemasDir, await fullValidators(path.join(schemasDir, 'meta')));
+  if (inputs.generated) problems.push(...(await checkGenerated(inputs.root, inputs.generated)));
   const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
   problems.push(...checkReferences(schemas, inputs, locales, brokenIds));
   if (inputs.pageRoutes) problems.push(...checkPagesExist(schemas, inputs.pageRoutes, brokenIds));
@@ -57,18 +66,62 @@ const validatorCache = new Map<string, Promise<MetaValidators>>();
 /**
  * The check validates with the meta-schema files themselves (compiled, all errors on), not
  * the precompiled fast path the server uses: CI is the authority. Cached by meta content.
+ * The files' editor value lists (widget names, enum ids, permission keys, API refs) are
+ * stripped first: the reference checks below report an unknown name by name ("unknown widget
+ * …"), not as one of hundreds of allowed values.
  */
 async function fullValidators(metaDir: string): Promise<MetaValidators> {
   const names = (await readdir(metaDir)).filter((n) => n.endsWith('.schema.json')).sort();
   const hash = createHash('sha256');
-  for (const n of names) hash.update(n).update(await readFile(path.join(metaDir, n)));
+  const texts = new Map<string, string>();
+  for (const n of names) {
+    const text = await readFile(path.join(metaDir, n), 'utf8');
+    texts.set(n, text);
+    hash.update(n).update(text);
+  }
   const key = hash.digest('hex');
   let v = validatorCache.get(key);
   if (!v) {
-    v = loadMetaValidators(metaDir);
+    v = (async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'schemas-meta-'));
+      try {
+        for (const [n, text] of texts) {
+          let out = text;
+          try {
+            out = JSON.stringify(stripEditorValues(JSON.parse(text) as unknown));
+          } catch {
+            /* not JSON: loadMetaValidators says so */
+          }
+          await writeFile(path.join(dir, n), out);
+        }
+        return await loadMetaValidators(dir);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    })();
     validatorCache.set(key, v);
   }
   return v;
+}
+
+/**
+ * A generated file that differs from what `npm run schemas:meta` writes now: a widget, enum,
+ * permission key or route added (the editor value lists) or the language source changed.
+ */
+async function checkGenerated(root: string, expected: Readonly<Record<string, string>>): Promise<SchemaProblem[]> {
+  const problems: SchemaProblem[] = [];
+  for (const [file, text] of Object.entries(expected)) {
+    let current: string | null = null;
+    try {
+      current = await readFile(path.join(root, file), 'utf8');
+    } catch {
+      /* missing */
+    }
+    if (current !== text) {
+      problems.push({ file, pointer: '', reason: `${current === null ? 'missing' : 'out of date'} (run npm run schemas:meta and commit the result)` });
+    }
+  }
+  return problems;
 }
 
 /** Cross-references of every valid schema: widgets, enums, i18n keys, APIs, permissions, schemas, routes. */

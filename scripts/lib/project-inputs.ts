@@ -3,6 +3,10 @@
  * server routes, permission keys and routes of the manifest. Kept apart from the checks so
  * tests can pass their own.
  */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { renderMetaFiles, type EditorValues } from '../../schemas/meta/src/files.js';
+import { renderValidatorFiles } from '../../schemas/meta/src/validators.js';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import { BESPOKE_PAGE_KEYS, allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
@@ -68,12 +72,36 @@ export function manifestPageRoutes(): Array<{ route: string; key: string }> {
     .map((e) => ({ route: e.path!, key: `${e.module}.${e.node.key}` }));
 }
 
+/** Enum ids: the files of schemas/enums (without `.json`). */
+export async function readEnumIds(root: string): Promise<string[]> {
+  return (await readdir(path.join(root, 'schemas', 'enums'))).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length));
+}
+
+/** The value lists the published meta-schemas enumerate for editors (npm run schemas:meta). */
+export async function readEditorValues(root: string): Promise<EditorValues> {
+  return {
+    widgets: [...(await readWidgetNames())],
+    enums: await readEnumIds(root),
+    permissions: [...allPermissionKeys()],
+    apis: [...(await readApiRoutes())],
+  };
+}
+
+/** Every file `npm run schemas:meta` writes (path relative to the root → text). */
+export async function generatedFiles(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(renderMetaFiles(await readEditorValues(root)))) out[`schemas/meta/${name}`] = text;
+  return { ...out, ...renderValidatorFiles() };
+}
+
 export async function projectInputs(root: string, base: string | null): Promise<CheckInputs> {
+  const apis = await readApiRoutes();
   return {
     root,
     widgets: await readWidgetNames(),
     textKeys: TEXT_KEYS,
-    apis: await readApiRoutes(),
+    apis,
+    generated: await generatedFiles(root),
     sorts: await readApiSorts(),
     permissionKeys: allPermissionKeys(),
     manifestRoutes: manifestRoutes(),

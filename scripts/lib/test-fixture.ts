@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripEditorValues } from '../../schemas/meta/src/files.js';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import type { CheckInputs } from './check.js';
 
@@ -108,8 +109,11 @@ export function makeFixture(): Fixture {
   };
   const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, unknown>;
   mkdirSync(path.join(root, 'schemas/meta'), { recursive: true });
+  // the structural meta-schemas (the project's, without its editor value lists): a fixture
+  // names its own widgets, APIs and permission keys
   for (const kind of ['list', 'form', 'detail', 'tabs', 'enum']) {
-    cpSync(path.join(projectRoot, `schemas/meta/${kind}.schema.json`), path.join(root, `schemas/meta/${kind}.schema.json`));
+    const meta = stripEditorValues(JSON.parse(readFileSync(path.join(projectRoot, `schemas/meta/${kind}.schema.json`), 'utf8')) as unknown);
+    writeFileSync(path.join(root, `schemas/meta/${kind}.schema.json`), `${JSON.stringify(meta, null, 2)}\n`);
   }
   cpSync(path.join(projectRoot, ENUM_FILE), path.join(root, ENUM_FILE));
   write(LIST_FILE, listDoc());

@@ -1,24 +1,25 @@
 /** Actions are data: what a button does, discriminated by `type`. */
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiRef, Condition, Expression, I18nKey, ParamMap, PermissionKey, SchemaId, OneOfByType, StringEnum } from './common.js';
+import { ApiRef, Condition, Expression, I18nKey, ParamMap, PermissionKey, SchemaId, OneOfByType, StringEnum, doc } from './common.js';
 
 const base = {
-  key: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$', description: 'unique within its action list' }),
-  label: I18nKey,
-  icon: Type.Optional(Type.String({ description: '@ant-design/icons name, e.g. PlusOutlined' })),
-  permission: Type.Optional(PermissionKey),
-  visible: Type.Optional(Condition),
-  disabled: Type.Optional(Condition),
-  danger: Type.Optional(Type.Boolean()),
-  primary: Type.Optional(Type.Boolean()),
-  confirm: Type.Optional(I18nKey),
-  tooltip: Type.Optional(I18nKey),
+  key: doc(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), 'unique within its action list', ['delete']),
+  label: doc(I18nKey, 'button text (i18n key)', ['admin.role.delete']),
+  icon: Type.Optional(doc(Type.String(), '@ant-design/icons name', ['PlusOutlined'])),
+  permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key', ['admin_center.admin.permission.role.delete'])),
+  visible: Type.Optional(doc(Condition, 'shown when true (expression over record, selection, …)', ['{{ record.status === 1 }}'])),
+  disabled: Type.Optional(doc(Condition, 'disabled when true', ['{{ selection.length === 0 }}'])),
+  danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button', [true])),
+  primary: Type.Optional(doc(Type.Boolean(), 'primary (filled) button', [true])),
+  confirm: Type.Optional(doc(I18nKey, 'ask this question (i18n key) before acting', ['admin.role.confirmDelete'])),
+  tooltip: Type.Optional(doc(I18nKey, 'hover text (i18n key)', ['admin.role.deleteTip'])),
 };
 
 const opts = { additionalProperties: false } as const;
+const type = <T extends string>(t: T, what: string) => doc(Type.Literal(t), `action type: ${what}`, [t]);
 
 export const NavigateAction = Type.Object(
-  { ...base, type: Type.Literal('navigate'), to: Type.String({ description: 'path; {{ }} parts filled in' }) },
+  { ...base, type: type('navigate', 'go to a route'), to: doc(Type.String(), 'route path; {{ }} parts filled in', ['/admin_center/authCenter/role/edit/{{ record.id }}']) },
   opts,
 );
 
@@ -27,15 +28,15 @@ export const FormMode = StringEnum(['add', 'edit', 'view']);
 export const OpenFormAction = Type.Object(
   {
     ...base,
-    type: Type.Literal('openForm'),
-    form: SchemaId,
-    mode: FormMode,
+    type: type('openForm', 'open a form schema (page, modal or drawer)'),
+    form: doc(SchemaId, 'id of a `form` schema', ['admin_center.role_form']),
+    mode: doc(FormMode, 'the form mode to open', ['edit']),
     /** params handed to the form (its load call and submit mapping see them as `params`) */
-    params: Type.Optional(ParamMap),
+    params: Type.Optional(doc(ParamMap, 'params handed to the form (its load call and submit mapping see them as `params`)', [{ id: '{{ record.id }}' }])),
     /** initial values without a load call, e.g. "{{ record }}" */
-    record: Type.Optional(Expression),
+    record: Type.Optional(doc(Expression, 'initial values without a load call', ['{{ record }}'])),
     /** refresh the page after the form succeeds (default true) */
-    refresh: Type.Optional(Type.Boolean()),
+    refresh: Type.Optional(doc(Type.Boolean(), 'refresh the page after the form succeeds (default true)', [false])),
   },
   opts,
 );
@@ -43,11 +44,11 @@ export const OpenFormAction = Type.Object(
 export const RequestAction = Type.Object(
   {
     ...base,
-    type: Type.Literal('request'),
-    api: ApiRef,
-    body: Type.Optional(ParamMap),
-    successMessage: Type.Optional(I18nKey),
-    refresh: Type.Optional(Type.Boolean()),
+    type: type('request', 'call an API'),
+    api: doc(ApiRef, 'the call: "METHOD path" of a server route under /api/admin/', ['POST role/delete']),
+    body: Type.Optional(doc(ParamMap, 'request body: key → literal or "{{ expression }}"', [{ id: '{{ record.id }}' }])),
+    successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.role.deleted'])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
   },
   opts,
 );
@@ -55,11 +56,11 @@ export const RequestAction = Type.Object(
 export const DownloadAction = Type.Object(
   {
     ...base,
-    type: Type.Literal('download'),
-    api: ApiRef,
-    body: Type.Optional(ParamMap),
-    fileName: Type.Optional(Type.String()),
-    timeout: Type.Optional(Type.Integer({ minimum: 1 })),
+    type: type('download', 'call an API and save the file it returns'),
+    api: doc(ApiRef, 'the call that returns the file: "METHOD path" under /api/admin/', ['POST learn-material/export']),
+    body: Type.Optional(doc(ParamMap, 'request body: key → literal or "{{ expression }}"', [{ ids: '{{ selection }}' }])),
+    fileName: Type.Optional(doc(Type.String(), 'file name to save as (default: from the reply)', ['shops.xlsx'])),
+    timeout: Type.Optional(doc(Type.Integer({ minimum: 1 }), 'request timeout in ms', [60000])),
   },
   opts,
 );
@@ -67,19 +68,19 @@ export const DownloadAction = Type.Object(
 export const UploadAction = Type.Object(
   {
     ...base,
-    type: Type.Literal('upload'),
-    api: ApiRef,
-    accept: Type.Optional(Type.String({ description: 'file input accept, e.g. ".csv,.xlsx"' })),
-    maxSize: Type.Optional(Type.Integer({ minimum: 1, description: 'bytes' })),
-    fieldName: Type.Optional(Type.String({ description: 'multipart field name (default "file")' })),
-    body: Type.Optional(ParamMap),
-    successMessage: Type.Optional(I18nKey),
-    refresh: Type.Optional(Type.Boolean()),
+    type: type('upload', 'pick a file and send it to an API'),
+    api: doc(ApiRef, 'the call that receives the file: "METHOD path" under /api/admin/', ['POST order/import']),
+    accept: Type.Optional(doc(Type.String(), 'file input accept', ['.csv,.xlsx'])),
+    maxSize: Type.Optional(doc(Type.Integer({ minimum: 1 }), 'largest file in bytes', [10485760])),
+    fieldName: Type.Optional(doc(Type.String(), 'multipart field name (default "file")', ['file'])),
+    body: Type.Optional(doc(ParamMap, 'extra multipart fields: key → literal or "{{ expression }}"', [{ shop_id: '{{ params.id }}' }])),
+    successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.shop.imported'])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
   },
   opts,
 );
 
-export const RefreshAction = Type.Object({ ...base, type: Type.Literal('refresh') }, opts);
+export const RefreshAction = Type.Object({ ...base, type: type('refresh', 'reload the page') }, opts);
 
 export const Action = OneOfByType([NavigateAction, OpenFormAction, RequestAction, DownloadAction, UploadAction, RefreshAction], {
   $id: 'Action',

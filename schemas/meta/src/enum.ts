@@ -1,20 +1,23 @@
 /** `enum`: a shared dictionary in schemas/enums — values, labels in both languages, tag colours. */
 import { Type, type Static } from '@sinclair/typebox';
-import { header } from './common.js';
+import { doc, header } from './common.js';
 
 export const EnumLabel = Type.Object(
-  { 'zh-CN': Type.String({ pattern: '\\S' }), 'en-US': Type.String({ pattern: '\\S' }) },
+  {
+    'zh-CN': doc(Type.String({ pattern: '\\S' }), 'label in Chinese', ['进行中']),
+    'en-US': doc(Type.String({ pattern: '\\S' }), 'label in English', ['Running']),
+  },
   { additionalProperties: false },
 );
 
 export const EnumItem = Type.Object(
   {
-    value: Type.Union([Type.String(), Type.Integer(), Type.Boolean()]),
-    label: EnumLabel,
+    value: doc(Type.Union([Type.String(), Type.Integer(), Type.Boolean()]), 'the stored value', ['running']),
+    label: doc(EnumLabel, 'label in both languages', [{ 'zh-CN': '进行中', 'en-US': 'Running' }]),
     /** antd tag colour: preset name (success, processing, error, warning, default, blue, …) or #hex */
-    color: Type.Optional(Type.String()),
+    color: Type.Optional(doc(Type.String(), 'antd tag colour: preset name (success, processing, error, warning, default, blue, …) or #hex', ['processing'])),
     /** kept for old records, not offered in selects */
-    deprecated: Type.Optional(Type.Boolean()),
+    deprecated: Type.Optional(doc(Type.Boolean(), 'kept for old records, not offered in selects', [true])),
   },
   { additionalProperties: false },
 );
@@ -23,8 +26,8 @@ export const EnumSchema = Type.Object(
   {
     ...header('enum'),
     /** human title for reviewers and the inspector */
-    title: Type.Optional(EnumLabel),
-    items: Type.Array(EnumItem, { minItems: 1 }),
+    title: Type.Optional(doc(EnumLabel, 'human title for reviewers and the inspector', [{ 'zh-CN': '任务状态', 'en-US': 'Task status' }])),
+    items: doc(Type.Array(EnumItem, { minItems: 1 }), 'the values, in display order', [[{ value: 'running', label: { 'zh-CN': '进行中', 'en-US': 'Running' } }]]),
   },
   { additionalProperties: false },
 );

@@ -3,50 +3,56 @@
  * typo fails the check; `x-component` / `x-decorator` must name registry widgets.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Condition, EnumId, Expression, I18nKey, PermissionKey, Props, WidgetName, StringEnum } from './common.js';
+import { Condition, EnumRef, Expression, I18nKey, PermissionKey, Props, WidgetName, StringEnum, doc } from './common.js';
 
 const ReactionEffect = Type.Object(
   {
-    state: Type.Optional(Props),
-    schema: Type.Optional(Props),
+    state: Type.Optional(doc(Props, 'field state to set (visible, disabled, value, …); values may be "{{ }}"', [{ visible: '{{ $deps[0] === 1 }}' }])),
+    schema: Type.Optional(doc(Props, 'schema properties to set on the target field', [{ 'x-component-props': { disabled: true } }])),
   },
   { additionalProperties: false },
 );
 
 export const Reaction = Type.Object(
   {
-    dependencies: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Record(Type.String(), Type.String())])),
-    when: Type.Optional(Condition),
-    target: Type.Optional(Type.String()),
-    effects: Type.Optional(Type.Array(Type.String())),
-    fulfill: Type.Optional(ReactionEffect),
-    otherwise: Type.Optional(ReactionEffect),
+    dependencies: Type.Optional(
+      doc(Type.Union([Type.Array(Type.String()), Type.Record(Type.String(), Type.String())]), 'fields this reaction watches, seen as $deps', [['type']]),
+    ),
+    when: Type.Optional(doc(Condition, 'apply `fulfill` when true, `otherwise` when false', ['{{ $deps[0] === "email" }}'])),
+    target: Type.Optional(doc(Type.String(), 'the field the reaction changes (default: this field)', ['address'])),
+    effects: Type.Optional(doc(Type.Array(Type.String()), 'Formily lifecycle effects that trigger it', [['onFieldValueChange']])),
+    fulfill: Type.Optional(doc(ReactionEffect, 'what to set when `when` holds', [{ state: { visible: true } }])),
+    otherwise: Type.Optional(doc(ReactionEffect, 'what to set when `when` does not hold', [{ state: { visible: false } }])),
   },
   { additionalProperties: false },
 );
 
 const ValidatorRule = Type.Object(
   {
-    required: Type.Optional(Type.Boolean()),
-    format: Type.Optional(Type.String()),
-    pattern: Type.Optional(Type.String()),
-    min: Type.Optional(Type.Number()),
-    max: Type.Optional(Type.Number()),
-    minLength: Type.Optional(Type.Integer()),
-    maxLength: Type.Optional(Type.Integer()),
-    minItems: Type.Optional(Type.Integer()),
-    maxItems: Type.Optional(Type.Integer()),
-    whitespace: Type.Optional(Type.Boolean()),
-    triggerType: Type.Optional(StringEnum(['onInput', 'onFocus', 'onBlur'])),
-    validator: Type.Optional(Expression),
-    message: Type.Optional(I18nKey),
+    required: Type.Optional(doc(Type.Boolean(), 'a value is required', [true])),
+    format: Type.Optional(doc(Type.String(), 'Formily format: email, url, phone, number, integer, …', ['email'])),
+    pattern: Type.Optional(doc(Type.String(), 'regular expression the value must match', ['^[0-9]+$'])),
+    min: Type.Optional(doc(Type.Number(), 'smallest number allowed', [0])),
+    max: Type.Optional(doc(Type.Number(), 'largest number allowed', [100])),
+    minLength: Type.Optional(doc(Type.Integer(), 'fewest characters', [2])),
+    maxLength: Type.Optional(doc(Type.Integer(), 'most characters', [64])),
+    minItems: Type.Optional(doc(Type.Integer(), 'fewest entries (arrays)', [1])),
+    maxItems: Type.Optional(doc(Type.Integer(), 'most entries (arrays)', [10])),
+    whitespace: Type.Optional(doc(Type.Boolean(), 'refuse a value of blanks only', [true])),
+    triggerType: Type.Optional(doc(StringEnum(['onInput', 'onFocus', 'onBlur']), 'when the rule runs', ['onBlur'])),
+    validator: Type.Optional(doc(Expression, 'expression over $self / $values; false (or a message key) fails', ['{{ $self.value !== values.old_password }}'])),
+    message: Type.Optional(doc(I18nKey, 'message shown when the rule fails (i18n key)', ['admin.user.passwordRule'])),
   },
   { additionalProperties: false },
 );
 export const Validator = Type.Union([Type.String(), ValidatorRule, Type.Array(Type.Union([Type.String(), ValidatorRule]))]);
 
 const EnumOption = Type.Object(
-  { label: I18nKey, value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]), color: Type.Optional(Type.String()) },
+  {
+    label: doc(I18nKey, 'option label (i18n key)', ['common.yes']),
+    value: doc(Type.Union([Type.String(), Type.Number(), Type.Boolean()]), 'option value', [1]),
+    color: Type.Optional(doc(Type.String(), 'antd tag colour of the option', ['success'])),
+  },
   { additionalProperties: false },
 );
 
@@ -57,36 +63,38 @@ export const FormilySchema = Type.Recursive(
   (Self) =>
     Type.Object(
       {
-        type: Type.Optional(FieldType),
-        title: Type.Optional(I18nKey),
-        description: Type.Optional(I18nKey),
-        default: Type.Optional(Type.Unknown()),
-        enum: Type.Optional(Type.Array(EnumOption)),
-        required: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())])),
-        properties: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Self)),
-        items: Type.Optional(Self),
-        'x-index': Type.Optional(Type.Integer()),
-        'x-component': Type.Optional(WidgetName),
-        'x-component-props': Type.Optional(Props),
-        'x-decorator': Type.Optional(WidgetName),
-        'x-decorator-props': Type.Optional(Props),
-        'x-validator': Type.Optional(Validator),
-        'x-reactions': Type.Optional(Type.Union([Reaction, Type.Array(Reaction)])),
-        'x-visible': Type.Optional(Condition),
-        'x-hidden': Type.Optional(Condition),
-        'x-disabled': Type.Optional(Condition),
-        'x-read-only': Type.Optional(Condition),
-        'x-display': Type.Optional(StringEnum(['visible', 'hidden', 'none'])),
-        'x-pattern': Type.Optional(
-          StringEnum(['editable', 'disabled', 'readOnly', 'readPretty']),
+        type: Type.Optional(doc(FieldType, 'value type of the field (`void` for layout only)', ['string'])),
+        title: Type.Optional(doc(I18nKey, 'field label (i18n key)', ['admin.role.name'])),
+        description: Type.Optional(doc(I18nKey, 'help text under the field (i18n key)', ['admin.role.nameHelp'])),
+        default: Type.Optional(doc(Type.Unknown(), 'initial value in add mode', [1])),
+        enum: Type.Optional(doc(Type.Array(EnumOption), 'inline options (prefer `x-enum` for shared dictionaries)', [[{ label: 'common.yes', value: 1 }]])),
+        required: Type.Optional(doc(Type.Union([Type.Boolean(), Type.Array(Type.String())]), 'the field must have a value', [true])),
+        properties: Type.Optional(
+          doc(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Self), 'child fields (object / void fields), by name', [
+            { name: { type: 'string', 'x-component': 'Input' } },
+          ]),
         ),
-        'x-content': Type.Optional(I18nKey),
+        items: Type.Optional(doc(Self, 'schema of each entry of an array field', [{ type: 'object', properties: {} }])),
+        'x-index': Type.Optional(doc(Type.Integer(), 'display order among its siblings', [1])),
+        'x-component': Type.Optional(doc(WidgetName, 'input or layout widget from the registry (src/widgets/names.ts)', ['Input'])),
+        'x-component-props': Type.Optional(doc(Props, 'props of the widget; text values under TEXT_KEYS are i18n keys', [{ placeholder: 'admin.role.namePlaceholder' }])),
+        'x-decorator': Type.Optional(doc(WidgetName, 'wrapper widget, usually FormItem (label, help, error)', ['FormItem'])),
+        'x-decorator-props': Type.Optional(doc(Props, 'props of the decorator', [{ tooltip: 'admin.role.nameTip' }])),
+        'x-validator': Type.Optional(doc(Validator, 'validation: a format name, a rule or a list of them', [{ maxLength: 64 }])),
+        'x-reactions': Type.Optional(doc(Type.Union([Reaction, Type.Array(Reaction)]), 'linkage with other fields', [{ dependencies: ['type'], fulfill: { state: { visible: '{{ $deps[0] === 1 }}' } } }])),
+        'x-visible': Type.Optional(doc(Condition, 'shown (and submitted) when true', ['{{ mode !== "add" }}'])),
+        'x-hidden': Type.Optional(doc(Condition, 'hidden but still submitted when true', [true])),
+        'x-disabled': Type.Optional(doc(Condition, 'disabled when true', ['{{ mode === "edit" }}'])),
+        'x-read-only': Type.Optional(doc(Condition, 'read only when true', [true])),
+        'x-display': Type.Optional(doc(StringEnum(['visible', 'hidden', 'none']), 'Formily display state', ['none'])),
+        'x-pattern': Type.Optional(doc(StringEnum(['editable', 'disabled', 'readOnly', 'readPretty']), 'Formily interaction pattern', ['readPretty'])),
+        'x-content': Type.Optional(doc(I18nKey, 'text content of the widget, e.g. a button or a hint (i18n key)', ['admin.role.hint'])),
         /** enum id in schemas/enums: options (and labels) for Select / Radio / Checkbox */
-        'x-enum': Type.Optional(EnumId),
+        'x-enum': Type.Optional(doc(EnumRef, 'enum id in schemas/enums: options (and labels) for Select / Radio / Checkbox', ['policy_channel'])),
         /** the field is hidden (and not submitted) without this permission */
-        'x-permission': Type.Optional(PermissionKey),
+        'x-permission': Type.Optional(doc(PermissionKey, 'the field is hidden (and not submitted) without this permission key', ['admin_center.admin.permission.role.update'])),
         /** form modes that show this field (default: all) */
-        'x-modes': Type.Optional(Type.Array(Mode, { minItems: 1 })),
+        'x-modes': Type.Optional(doc(Type.Array(Mode, { minItems: 1 }), 'form modes that show this field (default: all)', [['add', 'edit']])),
       },
       { additionalProperties: false },
     ),
@@ -96,9 +104,11 @@ export const FormilySchema = Type.Recursive(
 /** An object schema: the root of a form or a filter form. */
 export const FormilyObject = Type.Object(
   {
-    type: Type.Literal('object'),
-    properties: Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), FormilySchema),
-    'x-component-props': Type.Optional(Props),
+    type: doc(Type.Literal('object'), 'always "object": the root holds named fields', ['object']),
+    properties: doc(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), FormilySchema), 'the fields, by name (the submitted key)', [
+      { name: { type: 'string', title: 'admin.role.name', 'x-decorator': 'FormItem', 'x-component': 'Input' } },
+    ]),
+    'x-component-props': Type.Optional(doc(Props, 'props of the form / filter bar layout', [{ labelCol: 6 }])),
   },
   { additionalProperties: false },
 );

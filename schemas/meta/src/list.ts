@@ -1,45 +1,52 @@
 /** `list`: a data table with filters (synced to the URL query), columns and actions. */
 import { Type, type Static } from '@sinclair/typebox';
 import { ActionList } from './actions.js';
-import { ApiRef, Condition, EnumId, I18nKey, ParamMap, PermissionKey, Props, RefreshWhile, WidgetName, header, pageFields, StringEnum } from './common.js';
+import { ApiRef, Condition, EnumRef, I18nKey, ParamMap, PermissionKey, Props, RefreshWhile, WidgetName, doc, header, pageFields, StringEnum } from './common.js';
 import { FormilyObject } from './formily.js';
 
 export const Column = Type.Object(
   {
-    key: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }),
-    title: I18nKey,
+    key: doc(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }), 'unique column key (also the row field when there is no dataIndex)', ['name']),
+    title: doc(I18nKey, 'column header (i18n key)', ['admin.role.name']),
     /** dotted path into the row (default: key) */
-    dataIndex: Type.Optional(Type.String()),
+    dataIndex: Type.Optional(doc(Type.String(), 'dotted path into the row (default: key)', ['shop.name'])),
     /** display widget from the registry (default: plain text) */
-    widget: Type.Optional(WidgetName),
-    widgetProps: Type.Optional(Props),
-    enum: Type.Optional(EnumId),
-    width: Type.Optional(Type.Integer({ minimum: 24 })),
-    sorter: Type.Optional(Type.Boolean()),
-    fixed: Type.Optional(StringEnum(['left', 'right'])),
-    align: Type.Optional(StringEnum(['left', 'center', 'right'])),
-    ellipsis: Type.Optional(Type.Boolean()),
-    tooltip: Type.Optional(I18nKey),
-    permission: Type.Optional(PermissionKey),
-    visible: Type.Optional(Condition),
+    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: plain text)', ['EnumTag'])),
+    widgetProps: Type.Optional(doc(Props, 'props of the display widget', [{ format: 'YYYY-MM-DD HH:mm' }])),
+    enum: Type.Optional(doc(EnumRef, 'enum id in schemas/enums: shows the label (and colour) of the value', ['policy_channel'])),
+    width: Type.Optional(doc(Type.Integer({ minimum: 24 }), 'column width in px', [160])),
+    sorter: Type.Optional(doc(Type.Boolean(), 'sortable by the server (its list route must sort by this key)', [true])),
+    fixed: Type.Optional(doc(StringEnum(['left', 'right']), 'stick the column to a side when scrolling', ['right'])),
+    align: Type.Optional(doc(StringEnum(['left', 'center', 'right']), 'text alignment', ['right'])),
+    ellipsis: Type.Optional(doc(Type.Boolean(), 'cut long text with … (full text on hover)', [true])),
+    tooltip: Type.Optional(doc(I18nKey, 'help icon text next to the header (i18n key)', ['admin.role.nameTip'])),
+    permission: Type.Optional(doc(PermissionKey, 'the column is hidden without this permission key', ['admin_center.admin.permission.role.update'])),
+    visible: Type.Optional(doc(Condition, 'shown when true', ['{{ query.env === "prod" }}'])),
     /** hidden until the person turns it on in column settings */
-    defaultHidden: Type.Optional(Type.Boolean()),
+    defaultHidden: Type.Optional(doc(Type.Boolean(), 'hidden until the person turns it on in column settings', [true])),
   },
   { additionalProperties: false },
 );
 
 export const ListData = Type.Object(
   {
-    api: ApiRef,
-    params: Type.Optional(ParamMap),
-    rowKey: Type.Optional(Type.String({ description: 'default "id"' })),
+    api: doc(ApiRef, 'the list call: "METHOD path" of a server route under /api/admin/', ['GET shop/list']),
+    params: Type.Optional(doc(ParamMap, 'fixed query params besides filters and paging: key → literal or "{{ expression }}"', [{ shop_id: '{{ params.id }}' }])),
+    rowKey: Type.Optional(doc(Type.String(), 'row field that identifies a row (default "id")', ['id'])),
     /** `page` (default): reply {list,total,page,page_size}; `array`: reply is the rows; `tree`: rows with children */
-    shape: Type.Optional(StringEnum(['page', 'array', 'tree'])),
+    shape: Type.Optional(doc(StringEnum(['page', 'array', 'tree']), '`page` (default): reply {list,total,page,page_size}; `array`: reply is the rows; `tree`: rows with children', ['array'])),
     /** children field of tree rows (default "children") */
-    childrenKey: Type.Optional(Type.String()),
+    childrenKey: Type.Optional(doc(Type.String(), 'children field of tree rows (default "children")', ['children'])),
     /** query names for sorting (default sort_by / sort_order; the API gets asc | desc) */
     sortParams: Type.Optional(
-      Type.Object({ field: Type.String(), order: Type.String() }, { additionalProperties: false }),
+      doc(
+        Type.Object(
+          { field: doc(Type.String(), 'query name of the sort column', ['sort_by']), order: doc(Type.String(), 'query name of the direction (asc | desc)', ['sort_order']) },
+          { additionalProperties: false },
+        ),
+        'query names for sorting (default sort_by / sort_order; the API gets asc | desc)',
+        [{ field: 'order_by', order: 'direction' }],
+      ),
     ),
   },
   { additionalProperties: false },
@@ -47,10 +54,10 @@ export const ListData = Type.Object(
 
 export const Pagination = Type.Object(
   {
-    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'default 10' })),
-    pageSizeOptions: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+    pageSize: Type.Optional(doc(Type.Integer({ minimum: 1, maximum: 5000 }), 'rows per page (default 10)', [20])),
+    pageSizeOptions: Type.Optional(doc(Type.Array(Type.Integer({ minimum: 1 })), 'page sizes offered', [[10, 20, 50]])),
     /** page sizes at or above this use the virtual table (default 100) */
-    virtualThreshold: Type.Optional(Type.Integer({ minimum: 1 })),
+    virtualThreshold: Type.Optional(doc(Type.Integer({ minimum: 1 }), 'page sizes at or above this use the virtual table (default 100)', [200])),
   },
   { additionalProperties: false },
 );
@@ -59,28 +66,32 @@ export const ListSchema = Type.Object(
   {
     ...header('list'),
     ...pageFields,
-    data: ListData,
-    filters: Type.Optional(FormilyObject),
+    data: doc(ListData, 'where the rows come from', [{ api: 'GET shop/list' }]),
+    filters: Type.Optional(doc(FormilyObject, 'filter bar: a Formily object schema, synced to the URL query', [{ type: 'object', properties: { name: { type: 'string', 'x-decorator': 'FormItem', 'x-component': 'Input' } } }])),
     /** how many filters show before the rest fold behind "more filters" (default 6; false: never fold) */
-    filtersShown: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(false)])),
-    columns: Type.Array(Column, { minItems: 1 }),
-    toolbar: Type.Optional(ActionList),
-    rowActions: Type.Optional(ActionList),
-    batchActions: Type.Optional(ActionList),
-    rowSelection: Type.Optional(StringEnum(['checkbox', 'radio'])),
-    pagination: Type.Optional(Type.Union([Type.Literal(false), Pagination])),
+    filtersShown: Type.Optional(doc(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(false)]), 'how many filters show before the rest fold behind "more filters" (default 6; false: never fold)', [4])),
+    columns: doc(Type.Array(Column, { minItems: 1 }), 'the table columns, in order', [[{ key: 'name', title: 'admin.role.name' }]]),
+    toolbar: Type.Optional(doc(ActionList, 'buttons above the table', [[{ key: 'add', type: 'openForm', label: 'common.add', form: 'admin_center.role_form', mode: 'add' }]])),
+    rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
+    batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows (`selection`)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
+    rowSelection: Type.Optional(doc(StringEnum(['checkbox', 'radio']), 'rows can be selected (needed by batchActions)', ['checkbox'])),
+    pagination: Type.Optional(doc(Type.Union([Type.Literal(false), Pagination]), 'paging (false: all rows on one page)', [{ pageSize: 20 }])),
     defaultSort: Type.Optional(
-      Type.Object(
-        { field: Type.String(), order: StringEnum(['ascend', 'descend']) },
-        { additionalProperties: false },
+      doc(
+        Type.Object(
+          { field: doc(Type.String(), 'column key sorted by', ['created_at']), order: doc(StringEnum(['ascend', 'descend']), 'direction', ['descend']) },
+          { additionalProperties: false },
+        ),
+        'initial sort',
+        [{ field: 'created_at', order: 'descend' }],
       ),
     ),
     /** column settings (visibility, order, width) persisted per user; default true */
-    columnSettings: Type.Optional(Type.Boolean()),
-    emptyText: Type.Optional(I18nKey),
-    scrollX: Type.Optional(Type.Integer({ minimum: 1 })),
+    columnSettings: Type.Optional(doc(Type.Boolean(), 'column settings (visibility, order, width) persisted per user; default true', [false])),
+    emptyText: Type.Optional(doc(I18nKey, 'text when there are no rows (i18n key)', ['admin.role.empty'])),
+    scrollX: Type.Optional(doc(Type.Integer({ minimum: 1 }), 'table scroll width in px', [1600])),
     /** reload quietly while a shown row is still running (see RefreshWhile) */
-    refreshWhile: Type.Optional(RefreshWhile),
+    refreshWhile: Type.Optional(doc(RefreshWhile, 'reload quietly while a shown row is still running', [{ field: 'status', in: ['running'] }])),
   },
   { additionalProperties: false },
 );

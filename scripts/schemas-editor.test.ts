@@ -1,0 +1,122 @@
+/**
+ * Editor support, as VS Code sees it: vscode-json-languageservice (the JSON service of VS
+ * Code) opens a real page schema, loads the published meta-schemas through its `$schema`
+ * (a relative path, resolved and read from disk like the editor does), and is asked for
+ * completions and diagnostics at a widget, an enum, a permission and an API position.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { getLanguageService, TextDocument, type JSONDocument, type LanguageService } from 'vscode-json-languageservice';
+import { allPermissionKeys } from '../src/contract/permission-manifest.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PAGE = 'schemas/pages/intelligent_text/policy.list.json';
+
+function service(): LanguageService {
+  const ls = getLanguageService({
+    schemaRequestService: async (uri) => readFileSync(fileURLToPath(uri), 'utf8'),
+    workspaceContext: { resolveRelativePath: (relative, resource) => new URL(relative, resource).href },
+  });
+  ls.configure({ validate: true, allowComments: false });
+  return ls;
+}
+
+const ls = service();
+const source = readFileSync(path.join(root, PAGE), 'utf8');
+
+/** The page with the `nth` occurrence of `"prop": "value"` given `replacement` as its value; the offset just inside its opening quote. */
+function edit(prop: string, value: string, replacement: string, nth = 0): { text: string; offset: number } {
+  const needle = `"${prop}": ${JSON.stringify(value)}`;
+  let at = -1;
+  for (let i = 0; i <= nth; i++) at = source.indexOf(needle, at + 1);
+  if (at < 0) throw new Error(`${needle} not in ${PAGE}`);
+  const text = `${source.slice(0, at)}"${prop}": ${JSON.stringify(replacement)}${source.slice(at + needle.length)}`;
+  return { text, offset: at + `"${prop}": "`.length };
+}
+
+function open(text: string): { doc: TextDocument; json: JSONDocument } {
+  const doc = TextDocument.create(pathToFileURL(path.join(root, PAGE)).href, 'json', 1, text);
+  return { doc, json: ls.parseJSONDocument(doc) };
+}
+
+/** The values offered inside the empty string that replaced `value`. */
+async function completions(prop: string, value: string, nth = 0): Promise<string[]> {
+  const { text, offset } = edit(prop, value, '', nth);
+  const { doc, json } = open(text);
+  const list = await ls.doComplete(doc, doc.positionAt(offset), json);
+  // the label of a long value is shortened with "…"; the inserted text is whole
+  return (list?.items ?? []).map((i) => (i.textEdit?.newText ?? i.insertText ?? i.label).replace(/^"|"$/g, ''));
+}
+
+/** Error messages at the value after it was replaced by `wrong`. */
+async function errors(prop: string, value: string, wrong: string, nth = 0): Promise<string[]> {
+  const { text, offset } = edit(prop, value, wrong, nth);
+  const { doc, json } = open(text);
+  const at = doc.positionAt(offset);
+  // VS Code shows schema problems as warnings unless told otherwise; ask for errors
+  const diagnostics = await ls.doValidation(doc, json, { schemaValidation: 'error' });
+  return diagnostics.filter((d) => d.severity === 1 && d.range.start.line === at.line).map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
+}
+
+describe('editor support (vscode-json-languageservice on a real page)', () => {
+  it('the page as committed has no diagnostics', async () => {
+    const { doc, json } = open(source);
+    expect((await ls.doValidation(doc, json)).map((d) => d.message)).toEqual([]);
+  });
+
+  it('completes widget names at x-component and at a column widget', async () => {
+    const atField = await completions('x-component', 'Input');
+    expect(atField).toContain('Input');
+    expect(atField).toContain('Select');
+    expect(atField).toContain('DatePicker.RangePicker');
+    expect(await completions('widget', 'DateTime')).toContain('EllipsisText');
+  });
+
+  it('completes enum ids at x-enum and at a column enum', async () => {
+    expect(await completions('x-enum', 'policy_channel')).toContain('policy_channel');
+    const atColumn = await completions('enum', 'policy_channel');
+    expect(atColumn).toContain('policy_channel');
+    expect(atColumn).toContain('task_status');
+  });
+
+  it('completes permission keys of the manifest', async () => {
+    const offered = await completions('permission', 'intelligent_text.text.learn.policy_management');
+    expect(offered).toContain('intelligent_text.text.learn.policy_management');
+    expect(offered.filter((k) => !allPermissionKeys().has(k))).toEqual([]);
+    expect([...allPermissionKeys()].filter((k) => !offered.includes(k))).toEqual([]);
+  });
+
+  it('completes API refs of the route table at data.api', async () => {
+    const offered = await completions('api', 'GET shop/policy/list');
+    expect(offered).toContain('GET shop/list');
+    expect(offered).toContain('GET shop/policy/list');
+    expect(offered.every((v) => /^(GET|POST) /.test(v))).toBe(true);
+  });
+
+  it('reports a wrong value at each position as an error that says what belongs there', async () => {
+    // the message starts with the property's description, then says which list the value is not in
+    expect(await errors('x-component', 'Input', 'Inptu')).toEqual([
+      expect.stringMatching(/^input or layout widget from the registry .*: unknown widget name, not in src\/widgets\/names\.ts; e\.g\. "Input"/),
+    ]);
+    expect(await errors('widget', 'DateTime', 'Datetime')).toEqual([expect.stringMatching(/^display widget from the registry .*unknown widget name/)]);
+    expect(await errors('x-enum', 'policy_channel', 'policy_chanel')).toEqual([
+      expect.stringMatching(/^enum id in schemas\/enums: options .*unknown enum id, not in a file in schemas\/enums/),
+    ]);
+    expect(await errors('enum', 'policy_channel', 'nope')).toEqual([expect.stringMatching(/^enum id in schemas\/enums: shows the label .*unknown enum id/)]);
+    expect(await errors('permission', 'intelligent_text.text.learn.policy_management', 'intelligent_text.text.learn.nope')).toEqual([
+      expect.stringMatching(/^permission key needed to open the page .*unknown permission key, not in the flattened permission manifest/),
+    ]);
+    expect(await errors('api', 'GET shop/policy/list', 'GET shop/policy/lists')).toEqual([
+      expect.stringMatching(/^the list call: "METHOD path" .*unknown API, not in the server route table/),
+    ]);
+  });
+
+  it('explains a property on hover', async () => {
+    const { text, offset } = edit('x-enum', 'policy_channel', 'policy_channel');
+    const { doc, json } = open(text);
+    const hover = await ls.doHover(doc, doc.positionAt(offset), json);
+    expect(JSON.stringify(hover?.contents)).toMatch(/enum id in schemas\/enums: options/);
+  });
+});
