@@ -76,6 +76,22 @@ export const SESSION_COLUMNS: Column[] = [
   { key: 'sent_at', en: 'Sent at', zh: '发送时间', type: 'date', required: true, message: true },
 ];
 
+export const MAIL_COLUMNS: Column[] = [
+  { key: 'external_id', en: 'Thread external ID', zh: '邮件会话外部ID', type: 'string', required: true },
+  { key: 'shop_id', en: 'Shop ID', zh: '店铺ID', type: 'integer', required: true },
+  { key: 'subject', en: 'Thread subject', zh: '会话主题', type: 'string' },
+  { key: 'customer_email', en: 'Customer email', zh: '客户邮箱', type: 'string' },
+  { key: 'direction_type', en: 'Direction type', zh: '邮件方向', type: 'integer', required: true, message: true },
+  { key: 'from_addr', en: 'From', zh: '发件人', type: 'string', message: true },
+  { key: 'to_addr', en: 'To', zh: '收件人', type: 'string', message: true },
+  { key: 'mail_subject', en: 'Mail subject', zh: '邮件主题', type: 'string', message: true },
+  { key: 'body', en: 'Body', zh: '正文', type: 'string', message: true },
+  { key: 'is_read', en: 'Read (0/1)', zh: '已读 (0/1)', type: 'integer', message: true },
+  { key: 'is_ai', en: 'AI (0/1)', zh: 'AI 生成 (0/1)', type: 'integer', message: true },
+  { key: 'has_attachment', en: 'Attachment (0/1)', zh: '有附件 (0/1)', type: 'integer', message: true },
+  { key: 'sent_at', en: 'Sent at', zh: '发送时间', type: 'date', required: true, message: true },
+];
+
 export interface RowResult {
   /** the row's number in the file (the header is row 1) */
   row: number;
@@ -192,31 +208,44 @@ function orderRecords(rows: Cells[], shopId?: number): Mapped {
   return { records: rows.map((r) => recordOf(r, ORDER_COLUMNS, shopId)), rowsOf: rows.map((_, i) => [i]), early: new Map() };
 }
 
-/** One record per (shop_id, external_id), its messages in file order; session fields from the group's first row that has them. */
-function sessionRecords(rows: Cells[], shopId?: number): Mapped {
-  const sessionCols = SESSION_COLUMNS.filter((c) => !c.message);
-  const messageCols = SESSION_COLUMNS.filter((c) => c.message);
-  const groups = new Map<string, { rec: Record<string, unknown>; rows: number[] }>();
-  const early = new Map<number, FieldError[]>();
-  rows.forEach((cells, i) => {
-    const head = recordOf(cells, sessionCols, shopId);
-    if (typeof head.external_id !== 'string') {
-      early.set(i, [{ field: 'external_id', message: 'is required / 必填' }]);
-      return;
-    }
-    const key = `${String(head.shop_id)}\u0000${head.external_id}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { rec: { ...head, messages: [] }, rows: [] }));
-    else for (const [k, v] of Object.entries(head)) if (g.rec[k] === undefined) g.rec[k] = v;
-    g.rows.push(i);
-    (g.rec.messages as unknown[]).push(recordOf(cells, messageCols, undefined));
-  });
-  const list = [...groups.values()];
-  return { records: list.map((g) => g.rec), rowsOf: list.map((g) => g.rows), early };
+/**
+ * One record per (shop_id, external_id), its messages (`list`: `messages` / `mails`) in file
+ * order; the thread's own fields from the group's first row that has them. `rename` maps a file
+ * column to the message field it fills (a mail's own subject is `mail_subject` in the file).
+ */
+function groupedRecords(columns: Column[], list: string, rename: Record<string, string> = {}) {
+  const headCols = columns.filter((c) => !c.message);
+  const itemCols = columns.filter((c) => c.message);
+  return (rows: Cells[], shopId?: number): Mapped => {
+    const groups = new Map<string, { rec: Record<string, unknown>; rows: number[] }>();
+    const early = new Map<number, FieldError[]>();
+    rows.forEach((cells, i) => {
+      const head = recordOf(cells, headCols, shopId);
+      if (typeof head.external_id !== 'string') {
+        early.set(i, [{ field: 'external_id', message: 'is required / 必填' }]);
+        return;
+      }
+      const key = `${String(head.shop_id)}\u0000${head.external_id}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { rec: { ...head, [list]: [] }, rows: [] }));
+      else for (const [k, v] of Object.entries(head)) if (g.rec[k] === undefined) g.rec[k] = v;
+      g.rows.push(i);
+      const item = recordOf(cells, itemCols, undefined);
+      for (const [from, to] of Object.entries(rename)) {
+        if (from in item) {
+          item[to] = item[from];
+          delete item[from];
+        }
+      }
+      (g.rec[list] as unknown[]).push(item);
+    });
+    const all = [...groups.values()];
+    return { records: all.map((g) => g.rec), rowsOf: all.map((g) => g.rows), early };
+  };
 }
 
-/** `messages.3.content` (ajv's path, server/plugins/errors.ts) → message 3, field `content` */
-const MESSAGE_FIELD = /^messages\.(\d+)(?:\.(.+))?$/;
+/** `messages.3.content` / `mails.0.sent_at` (ajv's path, server/plugins/errors.ts) → message 3, field `content` */
+const MESSAGE_FIELD = /^(?:messages|mails)\.(\d+)(?:\.(.+))?$/;
 
 /**
  * The batch's results spread over the rows: every row of a record gets its status; an error on
@@ -236,7 +265,7 @@ function rowResults(m: Mapped, out: Awaited<ReturnType<typeof ingestBatch>>, lan
     const perRow = new Map<number, FieldError[]>(fileRows.map((i) => [i, []]));
     for (const e of r.errors ?? []) {
       const hit = MESSAGE_FIELD.exec(e.field);
-      if (hit && fileRows[Number(hit[1])] !== undefined) perRow.get(fileRows[Number(hit[1])])!.push(tr({ ...e, field: hit[2] ?? 'messages' }));
+      if (hit && fileRows[Number(hit[1])] !== undefined) perRow.get(fileRows[Number(hit[1])])!.push(tr({ ...e, field: hit[2] === 'subject' ? 'mail_subject' : (hit[2] ?? e.field) }));
       else for (const list of perRow.values()) list.push(tr(e));
     }
     for (const i of fileRows) {
@@ -348,6 +377,7 @@ function importRoutes(spec: ImportSpec): RouteDef[] {
 
 export const ORDER_IMPORT_KEY = `${K.order}.import`;
 export const SESSION_IMPORT_KEY = `${SK.chat}.import`;
+export const MAIL_IMPORT_KEY = `${SK.mail}.import`;
 
 export const recordImportRoutes: RouteDef[] = [
   ...importRoutes({
@@ -365,7 +395,16 @@ export const recordImportRoutes: RouteDef[] = [
     auditResource: 'chat_session',
     permission: SESSION_IMPORT_KEY,
     columns: SESSION_COLUMNS,
-    map: sessionRecords,
+    map: groupedRecords(SESSION_COLUMNS, 'messages'),
     what: 'chat sessions (one row per message, grouped by the session external id)',
+  }),
+  ...importRoutes({
+    base: 'mail-session',
+    kind: 'mails',
+    auditResource: 'mail_session',
+    permission: MAIL_IMPORT_KEY,
+    columns: MAIL_COLUMNS,
+    map: groupedRecords(MAIL_COLUMNS, 'mails', { mail_subject: 'subject' }),
+    what: 'mail threads (one row per mail, grouped by the thread external id)',
   }),
 ];

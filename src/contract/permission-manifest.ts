@@ -122,7 +122,9 @@ export const MANIFEST: ModuleManifest[] = [
         page('text.session.chat', 'session/chat', t('聊天会话', 'Chat sessions'), {
           children: [button('text.session.chat.import', t('导入', 'Import'))],
         }),
-        page('text.session.mail', 'session/mail', t('邮件会话', 'Mail sessions')),
+        page('text.session.mail', 'session/mail', t('邮件会话', 'Mail sessions'), {
+          children: [button('text.session.mail.import', t('导入', 'Import'))],
+        }),
         page('text.session.voice', 'session/voice', t('语音会话', 'Voice sessions')),
         page('text.session.mark', 'session/mark', t('会话标注', 'Session marks'), {
           children: [

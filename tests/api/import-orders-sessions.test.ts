@@ -205,3 +205,33 @@ describe('session import', () => {
     expect((await importFile(importer, 'session/import', 'sessions.csv', csv())).body.code).toBe(10000);
   });
 });
+
+describe('mail import', () => {
+  const head = 'external_id,shop_id,subject,customer_email,direction_type,from_addr,to_addr,mail_subject,body,is_read,sent_at';
+  const csv = () =>
+    [
+      head,
+      `m-1,${shopId},Refund,cu@example.com,1,cu@example.com,shop@example.com,Refund please,Where is my refund?,1,2026-03-01 10:00:00`,
+      `m-1,${shopId},,,2,shop@example.com,cu@example.com,Re: Refund please,It is on its way.,0,2026-03-01 11:00:00`,
+      `m-2,${shopId},Bad,cu@example.com,1,cu@example.com,shop@example.com,Hi,Hello,2,2026-03-02 10:00:00`,
+    ].join('\n');
+
+  it('rows group into threads with their mails; a bad flag is rejected on its row; twice makes no duplicate; the key is enforced', async () => {
+    const r = await importFile(admin, 'mail-session/import', 'mails.csv', csv());
+    expect(r.body.code, JSON.stringify(r.body)).toBe(10000);
+    expect(r.body.data).toMatchObject({ total: 3, records: 2, created: 2, rejected: 1 });
+    expect(r.body.data.rows[2].errors[0].field).toBe('is_read');
+    const t = await s.db.query<{ id: number; mail_count: number; subject: string }>(`SELECT id, mail_count, subject FROM mail_session WHERE shop_id = $1 AND external_id = 'm-1'`, [shopId]);
+    expect(t.rows[0]).toMatchObject({ mail_count: 2, subject: 'Refund' });
+    const subjects = await s.db.query<{ subject: string }>(`SELECT subject FROM mail_message WHERE session_id = $1 ORDER BY sent_at`, [t.rows[0].id]);
+    expect(subjects.rows.map((x) => x.subject)).toEqual(['Refund please', 'Re: Refund please']);
+    const again = await importFile(admin, 'mail-session/import', 'mails.csv', csv());
+    expect(again.body.data).toMatchObject({ created: 0, unchanged: 2, rejected: 1 });
+    expect(await count(`SELECT count(*)::int AS n FROM mail_session WHERE shop_id = $1`, [shopId])).toBe(1);
+
+    const viewer = await s.loginWithKeys(['intelligent_text.text.session.mail']);
+    expect((await importFile(viewer, 'mail-session/import', 'mails.csv', csv())).body.code).toBe(40003);
+    const importer = await s.loginWithKeys(['intelligent_text.text.session.mail.import']);
+    expect((await importFile(importer, 'mail-session/import', 'mails.csv', csv())).body.code).toBe(10000);
+  });
+});

@@ -4,11 +4,10 @@ import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../console/routes/config.js';
 import { useRuntimeEnv } from '../../console/services.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
-import type { ActionSpec } from '../../runtime/types.js';
-import { ActionButtons } from '../../widgets/actions/ActionButtons.js';
 import type { ChatMessage, ChatSession } from './api.js';
 import { MESSAGE_TYPE, bubbleKind } from './enums.js';
 import { fmtClock, fmtTime } from './format.js';
+import { ImportToolbar, importActions } from './ImportToolbar.js';
 import { SessionViewer } from './SessionViewer.js';
 
 const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'];
@@ -74,24 +73,7 @@ function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
   );
 }
 
-const IMPORT_KEY = 'intelligent_text.text.session.chat.import';
-
-/** Import of sessions from a CSV / XLSX (one row per message; server/resources/record-import.ts) and its template. */
-const IMPORT_ACTIONS: ActionSpec[] = [
-  {
-    key: 'import',
-    type: 'upload',
-    label: 'session.chat.import',
-    tooltip: 'session.chat.importTip',
-    api: 'POST session/import',
-    accept: '.csv,.xlsx',
-    maxSize: 10 * 1024 * 1024,
-    body: { shop_id: '{{ filters.shop_id }}' },
-    successMessage: 'session.chat.imported',
-    permission: IMPORT_KEY,
-  },
-  { key: 'importTemplate', type: 'download', label: 'session.chat.template', api: 'GET session/import-template', permission: IMPORT_KEY },
-];
+const IMPORT_ACTIONS = importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import');
 
 export default function ChatSessions(_: PageProps) {
   const env = useRuntimeEnv();
@@ -106,12 +88,7 @@ export default function ChatSessions(_: PageProps) {
         label: env.t('session.viewer.channel'),
         options: CHANNELS.map((c) => ({ value: c, label: env.t(`session.channel.${c}`) })),
       }}
-      toolbar={({ shopId, reload }) => (
-        <ActionButtons
-          actions={IMPORT_ACTIONS}
-          host={{ env, scope: { filters: { shop_id: shopId } }, refresh: reload, openForm: () => Promise.resolve(false) }}
-        />
-      )}
+      toolbar={({ shopId, reload }) => <ImportToolbar env={env} actions={IMPORT_ACTIONS} shopId={shopId} reload={reload} />}
       renderItem={(s) => (
         <div style={{ width: '100%', minWidth: 0 }}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>

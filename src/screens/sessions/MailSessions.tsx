@@ -6,7 +6,10 @@ import { useRuntimeEnv } from '../../console/services.js';
 import type { Mail, MailSession } from './api.js';
 import { MAIL_DIRECTION, isIncomingMail } from './enums.js';
 import { fmtTime } from './format.js';
+import { ImportToolbar, importActions } from './ImportToolbar.js';
 import { SessionViewer } from './SessionViewer.js';
+
+const IMPORT_ACTIONS = importActions('mail-session', 'session.mail', 'intelligent_text.text.session.mail.import');
 
 export default function MailSessions(_: PageProps) {
   const env = useRuntimeEnv();
@@ -17,6 +20,7 @@ export default function MailSessions(_: PageProps) {
       title={env.t('session.mail.title')}
       listApi="mail-session/list"
       detailApi="mail-session/detail"
+      toolbar={({ shopId, reload }) => <ImportToolbar env={env} actions={IMPORT_ACTIONS} shopId={shopId} reload={reload} />}
       renderItem={(s) => (
         <div style={{ width: '100%', minWidth: 0 }}>
           <Typography.Text strong ellipsis style={{ display: 'block' }}>
