@@ -24,6 +24,7 @@ export const REF_PAGE_KEYS: Record<string, string> = {
   notification: 'intelligent_text.text.merchant_notice.notice_list',
   config_auto_learn: 'intelligent_text.admin.config_center.auto_learn',
   image_extraction: 'intelligent_text.text.operations_tools.image_extraction',
+  shop: 'intelligent_text.text.shop.sync_log',
 };
 
 const live = { type: 'object', properties: {
