@@ -55,6 +55,7 @@ export const shop: ResourceDef = {
     { table: 'policy', column: 'shop_id', label: { en: 'policies', zh: '政策' } },
     { table: 'learn_material', column: 'shop_id', label: { en: 'learning materials', zh: '学习素材' } },
     { table: 'douyin_product', column: 'shop_id', label: { en: 'Douyin products', zh: '抖音商品' } },
+    { table: 'reply_template', column: 'shop_id', label: { en: 'templates', zh: '模板' } },
   ],
   validate: async (v, ctx) => mustExist(ctx.db, 'merchant_user', v.user_id, 'user_id'),
 };

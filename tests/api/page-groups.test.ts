@@ -92,6 +92,15 @@ describe('template management', () => {
     expect(await audits('reply_template', 'delete')).toBe(1);
   });
 
+  it("keeps a shop with templates from being deleted (its templates are named)", async () => {
+    const shopId = (await q(`INSERT INTO shop (name, type) VALUES ('Shop with a template', 1) RETURNING id`))[0].id;
+    expectOk(await admin.post('reply-template/create', { name: 'Hi', kind: 'reply', content: 'Hello!', shop_id: shopId }), 'create');
+    const r = await admin.post('shop/delete', { id: shopId });
+    expect(r.body.code).toBe(40009);
+    expect(r.body.msg).toContain('templates');
+    expect(await count(`SELECT count(*)::int AS n FROM shop WHERE id = $1`, [shopId])).toBe(1);
+  });
+
   it('refuses bad input naming the field, writing nothing', async () => {
     const before = await count(`SELECT count(*)::int AS n FROM reply_template`);
     expectFieldError(await admin.post('reply-template/create', { name: 'x', kind: 'reply', content: '' }), 'content');
