@@ -20,6 +20,7 @@ export const INPUT_WIDGETS = [
   'Upload',
   'RemoteSelect',
   'RemoteCheckboxGroup',
+  'RemoteRadioGroup',
   'PermissionTree',
   'ImageUpload',
 ] as const;

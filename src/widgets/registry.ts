@@ -82,6 +82,7 @@ export function defaultEntries(): WidgetEntry[] {
     fromFormily('Upload', 'input'),
     lazy('RemoteSelect', 'input', () => import('./inputs/RemoteSelect.js'), (m) => m.RemoteSelect),
     lazy('RemoteCheckboxGroup', 'input', () => import('./inputs/RemoteCheckboxGroup.js'), (m) => m.RemoteCheckboxGroup),
+    lazy('RemoteRadioGroup', 'input', () => import('./inputs/RemoteRadioGroup.js'), (m) => m.RemoteRadioGroup),
     lazy('PermissionTree', 'input', () => import('./inputs/PermissionTree.js'), (m) => m.PermissionTree),
     lazy('ImageUpload', 'input', () => import('./inputs/ImageUpload.js'), (m) => m.ImageUpload),
     fromFormily('FormItem', 'decorator'),

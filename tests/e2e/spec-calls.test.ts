@@ -4,7 +4,9 @@
  * pickers opened afterwards (client-side navigation) read the kept list instead of asking again;
  * the Douyin product form checks the product id (`check-product-exists`) and refuses one that
  * exists with the message, sending no create; the collapsed side menu draws one distinct icon
- * per entry; brand, title and footer name the same product.
+ * per entry; brand, title and footer name the same product; the plan form takes its options from
+ * `GET plan/config`; the permissions page has a flat list (`GET permission/list`) with search and
+ * a role's detail page its change history (`GET audit-log/all`).
  * Run: npm run build && node --import tsx --test tests/e2e/spec-calls.test.ts
  */
 import assert from 'node:assert/strict';
@@ -112,6 +114,44 @@ describe('Douyin product form', () => {
     assert.equal(after.filter((c) => c.includes('check-product-exists')).length, 1, after.join('\n'));
     assert.equal(after.filter((c) => /douyin-shop-policy-product\/create/.test(c)).length, 0, after.join('\n'));
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('plan form, permissions and role history', () => {
+  it('the plan form asks GET plan/config for its products, periods, currencies and statuses (one request)', async () => {
+    await go('/intelligent_text/shop/plan', 'intelligent_text.plan_list');
+    const before = calls.length;
+    await page.getByRole('button', { name: /新\s*增|新\s*建|Add/ }).first().click();
+    const dialog = page.locator('.ant-modal-content').last();
+    await dialog.getByText(/智能文本|^Text$/).first().waitFor();
+    await dialog.getByText(/月付|Monthly/).first().waitFor();
+    const asked = calls.slice(before).filter((c) => c.includes('plan/config'));
+    assert.equal(asked.length, 1, calls.slice(before).join('\n'));
+    await page.keyboard.press('Escape');
+  });
+
+  it('the permissions page lists permissions flat with a keyword search (GET permission/list)', async () => {
+    await go('/admin_center/authCenter/permissions?tab=flat', 'admin_center.permission.flat_list');
+    const list = page.locator('[data-schema-id="admin_center.permission.flat_list"]');
+    await list.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await list.getByLabel(/关键词|Keyword/).first().fill('audit_logs');
+    await list.getByTestId('filter-search').click();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-schema-id="admin_center.permission.flat_list"] .ant-table-tbody tr.ant-table-row')];
+      return rows.length > 0 && rows.every((r) => r.textContent?.includes('audit_logs'));
+    });
+    assert.ok(seen(/^GET \/api\/admin\/permission\/list\?.*keyword=audit_logs/).length >= 1, seen(/permission\/list/).join('\n'));
+  });
+
+  it("a role's detail page shows its change history (GET audit-log/all)", async () => {
+    const roleId = await page.evaluate(async () => {
+      const sid = document.cookie.match(/(?:^|; )sid=([^;]+)/)?.[1] ?? '';
+      const r = await fetch('/api/admin/role/list?page=1&page_size=1', { headers: { 'admin-token': decodeURIComponent(sid) } });
+      return ((await r.json()) as { data: { list: Array<{ id: number }> } }).data.list[0].id;
+    });
+    await go(`/admin_center/authCenter/role/detail/${roleId}`, 'admin_center.role.detail');
+    await page.locator('[data-schema-id="admin_center.role.audit_list"]').first().waitFor();
+    assert.ok(seen(new RegExp(`^GET /api/admin/audit-log/all\\?.*resource=role.*target_id=${roleId}`)).length >= 1, seen(/audit-log/).join('\n'));
   });
 });
 

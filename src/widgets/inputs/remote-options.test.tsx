@@ -37,4 +37,20 @@ describe('useRemoteOptions', () => {
     // the second render reused the first one's request (cached per API and params)
     expect(get).toHaveBeenCalledTimes(1);
   });
+
+  it('takes plain values as options (plan/config currencies) from a path of the reply', async () => {
+    function Currencies() {
+      const { options } = useRemoteOptions({ api: 'GET plan/config', path: 'currencies' });
+      return <span data-testid="currencies">{options.map((o) => `${o.value}:${o.label}`).join(',')}</span>;
+    }
+    const get = vi.fn(async () => ({ products: [], currencies: ['USD', 'CNY'] }));
+    const http = { get, post: vi.fn() } as unknown as HttpPort;
+    const env = createFakeEnv(http, { root, locale: 'en-US' });
+    render(
+      <RuntimeContext.Provider value={{ env, registry: createDefaultRegistry({ strict: true }), user: null, loader: null } as unknown as Runtime}>
+        <Currencies />
+      </RuntimeContext.Provider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('currencies').textContent).toBe('USD:USD,CNY:CNY'));
+  });
 });

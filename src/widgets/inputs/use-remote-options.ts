@@ -48,7 +48,9 @@ export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption
         if (!live) return;
         const found = getPath(data, p.path);
         const list = Array.isArray(found) ? found : Array.isArray((found as { list?: unknown })?.list) ? (found as { list: unknown[] }).list : [];
-        setState({ list: list as Array<Record<string, unknown>>, loading: false });
+        // plain values (e.g. plan/config's currency codes) stand for { id: v, name: v }
+        const items = list.map((x) => (x !== null && typeof x === 'object' ? x : { id: x, name: String(x) }));
+        setState({ list: items as Array<Record<string, unknown>>, loading: false });
       })
       .catch(() => live && setState({ list: [], loading: false }));
     return () => {
