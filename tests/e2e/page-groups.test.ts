@@ -193,6 +193,8 @@ describe('new modals and the sync flow (English)', () => {
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().waitFor();
     await page.keyboard.press('Enter');
     await modal().getByTestId('form-submit').click();
+    // the form closes (the start was accepted) and goes to the log (already the page here)
+    await modal().waitFor({ state: 'hidden', timeout: 30_000 });
     await page.waitForURL(/\/intelligent_text\/shop\/syncLog$/);
     // the new row finishes (done or failed, by the shop's authorization) while the list refreshes itself
     const newest = rows('intelligent_text.shop_sync_log').first();
@@ -203,6 +205,9 @@ describe('new modals and the sync flow (English)', () => {
       assert.ok(Date.now() < end, 'the sync finishes within a minute');
       await page.waitForTimeout(500);
     }
+    // read the finished row afresh rather than depend on when the live refresh last ran
+    await page.reload();
+    await newest.waitFor({ timeout: 60_000 });
     const result = newest.locator('[data-action="success"], [data-action="fail"]').first();
     await result.waitFor({ timeout: 30_000 });
     const kind = await result.getAttribute('data-action');

@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { DEMO_NOW } from './random.js';
 
 /**
  * Demo rows of the sync log (docs/modules/page-groups.md): finished shop.sync jobs as the work
@@ -10,7 +11,8 @@ export async function seedPageGroupsDemo(db: Db): Promise<void> {
   if (any.rows.length) return;
   const ok = await db.query<{ id: number; name: string }>(`SELECT id, name FROM shop WHERE authorize_status = 1 ORDER BY id LIMIT 3`);
   const bad = await db.query<{ id: number; name: string }>(`SELECT id, name FROM shop WHERE authorize_status <> 1 ORDER BY id LIMIT 1`);
-  const base = Date.parse('2026-11-20T08:00:00Z');
+  // the last two days before the demo's reference time (DEMO_NOW, server/db/demo/random.ts)
+  const base = DEMO_NOW - 2 * 86_400_000;
   const rows: unknown[][] = [];
   ok.rows.forEach((s, i) => {
     const start = new Date(base + i * 3_600_000);
