@@ -280,3 +280,32 @@ export async function startHarness(): Promise<Harness> {
     close: stop,
   };
 }
+
+/**
+ * Clicks a row action by its key: directly when it is shown, else through the row's "more"
+ * menu (past three row actions the first two stay links and the rest fold: src/widgets/actions/ActionButtons.tsx).
+ */
+export async function rowAction(page: Page, row: ReturnType<Page['locator']>, key: string): Promise<void> {
+  const direct = row.locator(`[data-action="${key}"]`);
+  if (await direct.count()) return direct.first().click();
+  await row.locator('[data-action="__more"]').click();
+  await page.locator(`.ant-dropdown:not(.ant-dropdown-hidden) [data-action="${key}"]`).click();
+}
+
+/**
+ * Closes the top-most open modal with its close button (Escape only reaches a modal that holds
+ * the focus) and waits until one modal fewer is shown.
+ */
+export async function closeModal(page: Page): Promise<void> {
+  const shown = page.locator('.ant-modal-wrap:visible .ant-modal');
+  const before = await shown.count();
+  if (!before) return;
+  const top = shown.last();
+  if (await top.locator('.ant-modal-close').count()) await top.locator('.ant-modal-close').click();
+  else await page.keyboard.press('Escape');
+  const end = Date.now() + 15_000;
+  while ((await shown.count()) >= before) {
+    if (Date.now() > end) throw new Error('the modal did not close');
+    await page.waitForTimeout(100);
+  }
+}

@@ -12,9 +12,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from './admin-helpers.js';
-import { ROOT, startHarness, type Harness } from './harness.js';
+import { closeModal, ROOT, rowAction, startHarness, type Harness } from './harness.js';
 
 type Locale = 'zh-CN' | 'en-US';
 const texts: Record<Locale, Record<string, unknown>> = {
@@ -84,13 +84,6 @@ async function switchTo(locale: Locale): Promise<void> {
 }
 
 /** Clicks a row action, directly or from the row's "more" menu. */
-async function rowAction(row: Locator, key: string): Promise<void> {
-  const direct = row.locator(`[data-action="${key}"]`);
-  if (await direct.count()) return direct.first().click();
-  await row.locator('[data-action="__more"]').click();
-  await page.locator(`.ant-dropdown:not(.ant-dropdown-hidden) [data-action="${key}"]`).click();
-}
-
 const modal = () => page.locator('.ant-modal').last();
 
 function routeChecks(locale: Locale): void {
@@ -147,40 +140,39 @@ describe('new routes show content in both languages', () => {
 describe('new modals and the sync flow (English)', () => {
   it('template form shows a template', async () => {
     await open('/intelligent_text/merchantNotice/template', 'intelligent_text.reply_template_list', [], 'intelligent_text.reply_template_list');
-    await rowAction(rows('intelligent_text.reply_template_list').first(), 'view');
+    await rowAction(page, rows('intelligent_text.reply_template_list').first(), 'view');
     await modal().getByText(tx('en-US', 'template.content'), { exact: true }).waitFor();
     await modal().locator('.ant-formily-item').nth(3).waitFor();
     await noErrors('template modal');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('policy versions modal lists the current version', async () => {
     await open('/intelligent_text/learn/policyManagement', 'intelligent_text.policy_list', [], 'intelligent_text.policy_list');
-    await rowAction(rows('intelligent_text.policy_list').first(), 'versions');
+    await rowAction(page, rows('intelligent_text.policy_list').first(), 'versions');
     await modal().getByText(tx('en-US', 'versions.actionOpt.current'), { exact: true }).waitFor();
     await modal().locator('.bo-json').first().waitFor();
     await noErrors('versions modal');
     await h.shot(page, 'page-groups-versions');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('feedback row opens the dialogue and the reply details', async () => {
     await open('/intelligent_text/session/feedback', 'intelligent_text.session.feedback_list', [], 'intelligent_text.session.feedback_list');
     const row = rows('intelligent_text.session.feedback_list').first();
-    await rowAction(row, 'dialogue');
+    await rowAction(page, row, 'dialogue');
     await modal().locator('.bo-transcript [data-role="customer"]').first().waitFor();
     await modal().locator('.bo-transcript [data-role="ai"]').first().waitFor();
     await noErrors('dialogue modal');
     await h.shot(page, 'page-groups-dialogue');
-    await page.keyboard.press('Escape');
-    await modal().waitFor({ state: 'hidden' }).catch(() => undefined);
-    await rowAction(row, 'respondExtra');
+    await closeModal(page);
+    await rowAction(page, row, 'respondExtra');
     await modal().getByText(tx('en-US', 'respondExtra.totalTokens'), { exact: true }).waitFor();
     await modal().getByText(tx('en-US', 'respondExtra.estimated')).waitFor();
     await modal().getByText(tx('en-US', 'respondExtra.policy'), { exact: true }).waitFor();
     await noErrors('reply details modal');
     await h.shot(page, 'page-groups-respond-extra');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('sync flow: the modal starts a sync, the log follows it, its row opens the result page', async () => {

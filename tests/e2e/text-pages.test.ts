@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startHarness, type Harness } from './harness.js';
+import { closeModal, rowAction, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let page: Page;
@@ -123,7 +123,7 @@ describe('intelligent_text pages show the demo data', () => {
     // the source JSON of the order (loaded by order/detail)
     await modal.locator('.bo-json', { hasText: '"' }).waitFor();
     await h.shot(page, 'text-order-raw');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('plan order change log opens', async () => {
@@ -135,12 +135,12 @@ describe('intelligent_text pages show the demo data', () => {
     await modal.getByText('套餐订单变更记录').waitFor();
     await modal.locator('.bo-json').first().waitFor();
     await h.shot(page, 'text-plan-order-log');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('copy policy refuses the same source and target shop and warns it cannot be undone', async () => {
     await open('/intelligent_text/shop/list', 'intelligent_text.shop_list');
-    await rows('intelligent_text.shop_list').first().locator('[data-action="copyPolicy"]').click();
+    await rowAction(page, rows('intelligent_text.shop_list').first(), 'copyPolicy');
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('不可撤销').waitFor();
     // the row's shop is the source; pick the same shop as target
@@ -149,7 +149,7 @@ describe('intelligent_text pages show the demo data', () => {
     await modal.getByTestId('form-submit').click();
     await modal.getByText('源店铺和目标店铺不能相同').waitFor();
     await h.shot(page, 'text-copy-policy');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 });
 
@@ -171,7 +171,7 @@ describe('intelligent_voice pages show the demo data', () => {
 describe('forms save through the real calls', () => {
   it('edits a shop and saves it unchanged', async () => {
     await open('/intelligent_text/shop/list', 'intelligent_text.shop_list');
-    await rows('intelligent_text.shop_list').first().locator('[data-action="edit"]').click();
+    await rowAction(page, rows('intelligent_text.shop_list').first(), 'edit');
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('编辑店铺').waitFor();
     await page.waitForFunction(() => {
@@ -210,7 +210,7 @@ describe('forms save through the real calls', () => {
     await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [data-action="log"]').click();
     const modal = page.locator('.ant-modal').last();
     await modal.getByText('创建', { exact: true }).waitFor();
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('creates a policy and deletes it again', async () => {
@@ -256,7 +256,7 @@ describe('forms save through the real calls', () => {
     await drawer.getByText('客户店铺与邮箱').waitFor();
     await drawer.getByText('@').first().waitFor();
     await h.shot(page, 'text-customer-info');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 });
 
@@ -308,7 +308,7 @@ describe('end to end', () => {
     const drawer = page.locator('.ant-drawer').last();
     await drawer.getByText('Orders can be returned within 30 days').waitFor();
     await h.shot(page, 'text-doc-content');
-    await page.keyboard.press('Escape');
+    await closeModal(page);
   });
 
   it('no uncaught page errors', () => {
