@@ -5,7 +5,7 @@
  * are stored in (server/db/migrations), so a record that passes never meets a database error.
  */
 import type { JsonSchema } from '../http/route.js';
-import { CHANNELS, FINANCIAL_STATUS, FULFILLMENT_STATUS } from '../resources/enums.js';
+import { CHANNELS, FEEDBACK_STATUS, FINANCIAL_STATUS, FULFILLMENT_STATUS, MESSAGE_TYPES } from '../resources/enums.js';
 
 const INT4_MAX = 2147483647;
 
@@ -47,8 +47,8 @@ export const ORDER = record(['name', 'email', 'amount', 'financial_status', 'ful
   raw: { type: 'object', description: 'the platform order as it sent it (kept as is, at most 64 KiB)' },
 });
 
-/** the 17 values of the message_type enum (schemas/enums/message_type.json) */
-export const MESSAGE_TYPES = Array.from({ length: 17 }, (_, i) => i + 1);
+/** the values of the message_type enum (schemas/enums/message_type.json) */
+export { MESSAGE_TYPES };
 
 export const SESSION = record(['started_at', 'messages'], {
   customer_name: line(100),
@@ -66,7 +66,7 @@ export const SESSION = record(['started_at', 'messages'], {
       additionalProperties: false,
       required: ['msg_type', 'sent_at'],
       properties: {
-        msg_type: { type: 'integer', enum: MESSAGE_TYPES, description: 'message_type enum, 1–17' },
+        msg_type: { type: 'integer', enum: [...MESSAGE_TYPES], description: 'message_type enum, 1–17' },
         sender: line(100),
         content: str(10_000),
         sent_at: when,
@@ -105,7 +105,8 @@ export const MAIL = record(['mails'], {
   },
 });
 
-export const FEEDBACK_STATUS = ['pending', 'processing', 'processed', 'no_need', 'auto_processing', 'auto_pending_confirm', 'auto_deleted', 'incomplete'];
+/** the values of the feedback_status enum (schemas/enums/feedback_status.json) */
+export { FEEDBACK_STATUS };
 
 export const FEEDBACK = record(['description'], {
   session_external_id: { ...common.external_id, description: 'external_id of an ingested chat session of the same shop' },
@@ -117,7 +118,7 @@ export const FEEDBACK = record(['description'], {
   seat: line(100),
   email: emailOrEmpty,
   feedback_at: when,
-  status: { type: 'string', enum: FEEDBACK_STATUS },
+  status: { type: 'string', enum: [...FEEDBACK_STATUS] },
   image: line(500),
 });
 

@@ -1,38 +1,71 @@
-/** Code tables of the business entities (spec section 3), with labels in both locales. */
+/**
+ * Code tables of the business entities (spec section 3), with labels in both locales, built from
+ * the enum files: schemas/enums/<id>.json is the one home of an enum's values and labels (the
+ * pages show them, the routes and ingestion validate against them, exports print their labels,
+ * and the database's CHECK constraints on the columns an enum file lists under `columns` must
+ * allow exactly its values: server/db/enum-constraints.test.ts). Each file is read once, when
+ * this module loads; the schema loader validates the same files against the meta-schema at start.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EnumDef, EnumId } from '../../src/contract/enums.js';
+import { DEFAULT_SCHEMAS_DIR } from '../schemas/loader.js';
+
 export interface Labelled<T extends string | number = number> {
   id: T;
   label: string;
   label_en: string;
 }
 
-const l = <T extends string | number>(id: T, label: string, label_en: string): Labelled<T> => ({ id, label, label_en });
+const files = new Map<string, EnumDef>();
+
+/** schemas/enums/<id>.json as read at start (every item, deprecated ones included: old rows may hold them). */
+export function enumFile(id: EnumId): EnumDef {
+  let def = files.get(id);
+  if (!def) {
+    const file = path.join(DEFAULT_SCHEMAS_DIR, 'enums', `${id}.json`);
+    def = JSON.parse(readFileSync(file, 'utf8')) as EnumDef;
+    if (def.id !== id || !Array.isArray(def.items) || def.items.length === 0) throw new Error(`${file}: not the enum "${id}" (id or items missing)`);
+    files.set(id, def);
+  }
+  return def;
+}
+
+function table(id: EnumId, type: 'integer'): Labelled<number>[];
+function table(id: EnumId, type: 'string'): Labelled<string>[];
+function table(id: EnumId, type: 'integer' | 'string'): Labelled<string | number>[] {
+  return enumFile(id).items.map((i) => {
+    const ok = type === 'integer' ? Number.isInteger(i.value) : typeof i.value === 'string';
+    if (!ok) throw new Error(`schemas/enums/${id}.json: value ${JSON.stringify(i.value)} is not ${type === 'integer' ? 'an integer' : 'a string'}`);
+    return { id: i.value as string | number, label: i.label['zh-CN'], label_en: i.label['en-US'] };
+  });
+}
+
+export const ids = <T extends string | number>(list: readonly Labelled<T>[]): T[] => list.map((x) => x.id);
 
 /** Shop (store) types: also the notification target types. */
-export const SHOP_TYPES = [l(1, 'Shopify', 'Shopify'), l(2, '抖音', 'Douyin'), l(3, 'Shopline', 'Shopline'), l(4, '自建站', 'Custom site')];
-export const ENVS = [l('dev', '测试', 'dev (test)'), l('pre', '预发布', 'pre (pre-release)'), l('prod', '正式', 'prod'), l('pre2', '预发布2', 'pre2'), l('pre3', 'Super', 'pre3 (Super)')];
-export const ENV_IDS = ENVS.map((e) => e.id);
-export const CREATION_SOURCES = [l(0, '平台', 'Platform'), l(1, '商户', 'Merchant'), l(2, 'API', 'API')];
-export const PLUGIN_STATUS = [l(0, '未安装', 'Not installed'), l(1, '已启用', 'Enabled'), l(2, '已停用', 'Disabled')];
-export const AI_STATUS = [l(0, '关闭', 'Off'), l(1, '开启', 'On')];
-export const AUTHORIZE_STATUS = [l(0, '未授权', 'Not authorized'), l(1, '已授权', 'Authorized'), l(2, '已过期', 'Expired')];
-export const POLICY_SOURCE_TYPES = [
-  l(1, '运营手动', 'Operator (manual)'), l(2, 'URL', 'URL'), l(3, '工单', 'Ticket'), l(4, '平台', 'Platform'),
-  l(5, '自动学习工单', 'Auto-learn ticket'), l(6, '历史对话', 'Historical dialogue'),
-  l(7, '企业助手知识', 'Enterprise assistant knowledge'), l(8, '文档知识', 'Document knowledge'),
-  l(9, '客服训练', 'Customer service training'), l(10, '运营添加', 'Operator added'), l(11, '对话训练', 'Conversation training'),
-];
-export const CHANNELS = ['chat', 'email'] as const;
-export const FINANCIAL_STATUS = ['pending', 'authorized', 'paid', 'partially_paid', 'partially_refunded', 'refunded', 'voided'] as const;
-export const FULFILLMENT_STATUS = ['unfulfilled', 'partial', 'fulfilled', 'restocked'] as const;
-export const NOTICE_STATUS = [l(0, '草稿', 'Draft'), l(1, '已推送', 'Pushed'), l(2, '推送中', 'Pushing')];
-export const DOC_STATUS = [l(0, '学习中', 'Learning'), l(1, '已学习', 'Learned'), l(2, '学习失败', 'Failed')];
-export const PLAN_PRODUCTS = [l('text', '智能文本', 'Text'), l('voice', '智能语音', 'Voice')];
-export const PLAN_PERIODS = [l('month', '月付', 'Monthly'), l('quarter', '季付', 'Quarterly'), l('year', '年付', 'Yearly')];
-export const PLAN_ORDER_STATUS = [l(0, '待支付', 'Pending payment'), l(1, '生效中', 'Active'), l(2, '已过期', 'Expired'), l(3, '已取消', 'Cancelled'), l(4, '已退款', 'Refunded')];
-export const CURRENCIES = ['USD', 'CNY', 'EUR', 'GBP', 'JPY'] as const;
-export const MATERIAL_STATUS = [l(0, '待处理', 'Pending'), l(1, '已学习', 'Learned'), l(2, '已忽略', 'Ignored')];
-export const TICKET_LEARN = [l(0, '未学习', 'Not learned'), l(1, '学习中', 'Learning'), l(2, '已学习', 'Learned')];
-export const REVIEW_STATUS = [l(0, '待审核', 'Pending'), l(1, '已采纳', 'Adopted'), l(2, '已拒绝', 'Rejected')];
-export const DESC_STATUS = [l(0, '待识别', 'Pending'), l(1, '识别中', 'Identifying'), l(2, '已识别', 'Identified'), l(3, '识别失败', 'Failed')];
-
-export const ids = <T extends string | number>(list: Labelled<T>[]): T[] => list.map((x) => x.id);
+export const SHOP_TYPES = table('shop_type', 'integer');
+export const ENVS = table('env', 'string');
+export const ENV_IDS = ids(ENVS);
+export const CREATION_SOURCES = table('shop_source', 'integer');
+export const PLUGIN_STATUS = table('plugin_status', 'integer');
+export const AI_STATUS = table('ai_status', 'integer');
+export const AUTHORIZE_STATUS = table('authorize_status', 'integer');
+export const POLICY_SOURCE_TYPES = table('policy_source_type', 'integer');
+/** chat / email: the channel of policies, learning material, assistants, prompts and model routing */
+export const CHANNELS: readonly string[] = ids(table('policy_channel', 'string'));
+export const FINANCIAL_STATUS: readonly string[] = ids(table('order_financial_status', 'string'));
+export const FULFILLMENT_STATUS: readonly string[] = ids(table('order_fulfillment_status', 'string'));
+export const NOTICE_STATUS = table('notification_status', 'integer');
+export const DOC_STATUS = table('doc_learn_status', 'integer');
+export const PLAN_PRODUCTS = table('plan_product', 'string');
+export const PLAN_PERIODS = table('plan_period', 'string');
+export const PLAN_ORDER_STATUS = table('plan_order_status', 'integer');
+export const CURRENCIES: readonly string[] = ids(table('currency', 'string'));
+export const MATERIAL_STATUS = table('learn_material_status', 'integer');
+export const TICKET_LEARN = table('ticket_learn_status', 'integer');
+export const REVIEW_STATUS = table('policy_review_status', 'integer');
+export const DESC_STATUS = table('product_desc_status', 'integer');
+export const FEEDBACK_STATUS: readonly string[] = ids(table('feedback_status', 'string'));
+export const FEEDBACK_HANDLE_STATUS: readonly number[] = ids(table('feedback_handle_status', 'integer'));
+export const MESSAGE_TYPES: readonly number[] = ids(table('message_type', 'integer'));

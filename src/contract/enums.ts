@@ -13,6 +13,8 @@ export interface EnumItem {
   label: Record<EnumLocale, string>;
   /** an antd Tag colour: a preset (`success`, `processing`, `error`, `warning`, `default`), a colour name or `#rrggbb` */
   color?: string;
+  /** kept for old records, not offered in selects */
+  deprecated?: boolean;
 }
 
 export interface EnumDef {
@@ -21,6 +23,7 @@ export interface EnumDef {
   id: string;
   schemaVersion: number;
   version: number;
+  title?: Record<EnumLocale, string>;
   items: EnumItem[];
 }
 
@@ -30,12 +33,14 @@ export const ENUM_IDS = [
   'ai_status',
   'authorize_status',
   'call_result',
+  'currency',
   'doc_learn_status',
   'env',
   'feedback_handle_status',
   'feedback_status',
   'form_mode',
   'knowledge_source_type',
+  'learn_material_status',
   'learn_todo_kind',
   'mail_direction_type',
   'mail_flag',
@@ -44,14 +49,21 @@ export const ENUM_IDS = [
   'order_financial_status',
   'order_fulfillment_status',
   'permission_type',
+  'plan_order_status',
+  'plan_period',
+  'plan_product',
   'plugin_status',
   'policy_channel',
+  'policy_review_status',
   'policy_source_type',
+  'product_desc_status',
   'run_change',
   'shop_source',
+  'shop_type',
   'task_mode',
   'task_status',
   'task_status_legacy',
+  'ticket_learn_status',
   'yes_no',
 ] as const;
 export type EnumId = (typeof ENUM_IDS)[number];

@@ -4,6 +4,7 @@ import { insertMany } from './insert.js';
 import { CHAT_QUESTIONS, type Lang } from './knowledge.js';
 import { DEMO_NOW, Rng, daysAgo } from './random.js';
 import { FIRST, LAST, POLICY_TOPICS, PRODUCTS } from './words.js';
+import { FEEDBACK_STATUS } from '../../resources/enums.js';
 
 interface SessionShop {
   id: number;
@@ -20,7 +21,6 @@ async function aiReply(q: Queryable, shop: SessionShop, question: string, channe
 }
 
 const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'] as const;
-const FEEDBACK_STATUS = ['pending', 'processing', 'processed', 'no_need', 'auto_processing', 'auto_pending_confirm', 'auto_deleted', 'incomplete'];
 
 /**
  * Demo rows of the session, config-center, operations-tools and prompt tables. Idempotent on its

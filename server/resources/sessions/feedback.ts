@@ -3,14 +3,11 @@ import { mustFind, updateRow } from '../engine/routes.js';
 import { ID, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import type { RouteContext } from '../../http/route.js';
+import { FEEDBACK_HANDLE_STATUS as HANDLE_STATUS, FEEDBACK_STATUS } from '../enums.js';
 import { SK } from './keys.js';
 
-/** feedback_status enum values (schemas/enums/feedback_status.json). */
-export const FEEDBACK_STATUS = [
-  'pending', 'processing', 'processed', 'no_need', 'auto_processing', 'auto_pending_confirm', 'auto_deleted', 'incomplete',
-] as const;
-/** feedback_handle_status: 0 pending, 1 processing, 2 processed, 3 no action needed. */
-export const HANDLE_STATUS = [0, 1, 2, 3] as const;
+/** feedback_status and feedback_handle_status values (schemas/enums/feedback_status.json, feedback_handle_status.json). */
+export { FEEDBACK_STATUS, HANDLE_STATUS };
 
 const ro = { readOnly: true };
 
