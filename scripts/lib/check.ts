@@ -11,6 +11,7 @@ import { stripEditorValues } from '../../schemas/meta/src/files.js';
 import { readSchemas } from '../../server/schemas/loader.js';
 import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
+import { checkMenuPages, type MenuPageRoute } from '../../server/schemas/menu-pages.js';
 import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
 import { type ParsedSchema } from '../../server/schemas/validate.js';
 import { LOCALES, hasKey, readLocales, type LocaleTrees } from './locales.js';
@@ -33,7 +34,7 @@ export interface CheckInputs {
   /** absolute route paths of the manifest (aliases included) */
   manifestRoutes: ReadonlySet<string>;
   /** routes of the manifest that must open a schema page (not a module home or bespoke screen); absent: not checked */
-  pageRoutes?: ReadonlyArray<{ route: string; key: string }>;
+  pageRoutes?: readonly MenuPageRoute[];
   /** git ref to compare versions with; null skips the version check */
   base: string | null;
   /**
@@ -177,30 +178,10 @@ export function checkReferences(
 
 /**
  * Every routed manifest entry opens something: a menu entry whose route no page schema declares
- * would show "no page configured for this route" (issue 11). Reported on the manifest, since no
- * schema file is at fault.
+ * would show "no page configured for this route" (issue 11). The check lives in
+ * server/schemas/menu-pages.ts (the dev watch runs it too).
  */
-export function checkPagesExist(
-  schemas: readonly ParsedSchema[],
-  pageRoutes: ReadonlyArray<{ route: string; key: string }>,
-  brokenIds: ReadonlySet<string> = new Set(),
-): SchemaProblem[] {
-  const declared = new Set<string>();
-  for (const s of schemas) {
-    const doc = s.doc as { routes?: unknown; modes?: Record<string, { route?: unknown }> };
-    for (const r of Array.isArray(doc.routes) ? doc.routes : []) if (typeof r === 'string') declared.add(r);
-    for (const m of Object.values(doc.modes ?? {})) if (typeof m?.route === 'string') declared.add(m.route);
-  }
-  // a broken schema still names its routes in its file: do not report them missing as well
-  if (brokenIds.size) return [];
-  return pageRoutes
-    .filter((p) => !declared.has(p.route))
-    .map((p) => ({
-      file: 'src/contract/permission-manifest.ts',
-      pointer: `/${p.key}`,
-      reason: `route "${p.route}" (${p.key}) has no page: no schema declares it in "routes" and it is not a bespoke screen`,
-    }));
-}
+export const checkPagesExist = checkMenuPages;
 
 /** A sortable column of a list page is a column its data call sorts by (the server ignores any other). */
 function checkSorters(doc: unknown, sorts: ReadonlyMap<string, readonly string[]>, add: (pointer: string, reason: string) => void) {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { renderMetaFiles, type EditorValues } from '../../schemas/meta/src/files.js';
 import { renderValidatorFiles } from '../../schemas/meta/src/validators.js';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
-import { BESPOKE_PAGE_KEYS, allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
+import { menuPageRoutes } from '../../server/schemas/menu-pages.js';
+import { allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
 
 /** Widget names: the string array (or set) exported by src/widgets/names.ts, minus the unknown-widget box. */
@@ -64,13 +65,8 @@ export function manifestRoutes(): Set<string> {
   return out;
 }
 
-/** Routed manifest entries that must open a schema page: all but module homes and bespoke screens (aliases open the same page). */
-export function manifestPageRoutes(): Array<{ route: string; key: string }> {
-  const bespoke = new Set<string>(BESPOKE_PAGE_KEYS);
-  return flattenManifest()
-    .filter((e) => e.path && e.node.route !== 'home' && !bespoke.has(`${e.module}.${e.node.key}`))
-    .map((e) => ({ route: e.path!, key: `${e.module}.${e.node.key}` }));
-}
+/** Routed manifest entries that must open a schema page: all but module homes and bespoke screens (server/schemas/menu-pages.ts). */
+export const manifestPageRoutes = menuPageRoutes;
 
 /** Enum ids: the files of schemas/enums (without `.json`). */
 export async function readEnumIds(root: string): Promise<string[]> {

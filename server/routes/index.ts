@@ -21,6 +21,8 @@ export async function allRoutes(): Promise<RouteDef[]> {
     import('./ingest.js'),
     // schema runtime (schema/list, schema/detail) — added by the schema tooling
     import('./schema.js'),
+    // the dev schema watch's problems (schema/watch-status), shown by the dev inspector
+    import('./dev-schema-watch.js'),
     // business resources — added by the business backend
     import('../resources/index.js'),
     // the merchant side (public, capability tokens) — added with notification push

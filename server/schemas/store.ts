@@ -3,8 +3,20 @@
  * routes read it. The dev watch swaps single entries in place.
  */
 import type { EnumDef } from '../../src/contract/enums.js';
+import type { SchemaProblem } from './problems.js';
 import { collectRefs } from './refs.js';
 import type { ParsedSchema } from './validate.js';
+
+/** What the dev watch reports (null when no watch runs). */
+export interface WatchStatus {
+  /** problems of refused edits: each file's last good version is still served */
+  refused: SchemaProblem[];
+  /**
+   * problems of what is served now (the start-up load checks files one by one; a deleted file
+   * another still refers to shows here)
+   */
+  standing: SchemaProblem[];
+}
 
 export interface SchemaSummary {
   id: string;
@@ -19,6 +31,8 @@ export interface SchemaSummary {
 export class SchemaStore {
   private readonly byId = new Map<string, ParsedSchema>();
   private readonly enumRefs = new Map<string, string[]>();
+  /** set by the dev watch (server/schemas/watch.ts); read by `GET schema/watch-status` */
+  watch: WatchStatus | null = null;
 
   constructor(
     schemas: readonly ParsedSchema[],

@@ -1,0 +1,77 @@
+/**
+ * The cross-reference checks of `npm run schemas:check`, for the dev watch: widgets, enums, i18n
+ * keys in both locales, server APIs (path and method), sortable columns, permission keys,
+ * referenced schema ids, routes in the manifest, every menu page declared, ids and routes
+ * unique. The functions are the check's own (scripts/lib/check.ts, server/schemas/menu-pages.ts);
+ * only the version rule (git) and the generated-files rule are left to the CLI.
+ *
+ * The project's inputs (route table, widget names) are imported lazily: they pull in every
+ * route module, which only a running dev watch needs, and a static import would close a
+ * circle (scripts/lib/check.ts imports the loader, which imports the watch).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CheckInputs } from '../../scripts/lib/check.js';
+import type { LocaleTrees } from '../../scripts/lib/locales.js';
+import { checkMenuPages, menuPageRoutes } from './menu-pages.js';
+import type { SchemaProblem } from './problems.js';
+import { checkUnique, type ParsedSchema } from './validate.js';
+
+/** What the checks compare schemas with: CheckInputs without the git base and generated files. */
+export type ReferenceInputs = Omit<CheckInputs, 'base' | 'generated'>;
+
+export interface WatchChecks {
+  /** every problem of a whole set of (meta-valid) schemas */
+  check(schemas: readonly ParsedSchema[]): SchemaProblem[];
+  /** the folder whose files the checks read (locale files): the watch reloads on a change there */
+  readonly localesDir: string;
+  /** re-reads the locale files */
+  reload(): Promise<void>;
+}
+
+/** The project root (parent of `schemas/`). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The checks over fixed inputs (tests pass a fixture's; `projectInputs` gives the project's). */
+export async function referenceChecks(inputs: ReferenceInputs): Promise<WatchChecks> {
+  const [{ checkReferences }, { readLocales }] = await Promise.all([
+    import('../../scripts/lib/check.js'),
+    import('../../scripts/lib/locales.js'),
+  ]);
+  const localesDir = path.join(inputs.root, 'src', 'locales');
+  let locales: LocaleTrees = await readLocales(localesDir);
+  return {
+    localesDir,
+    check: (schemas) => [
+      ...checkUnique(schemas),
+      ...checkReferences(schemas, inputs, locales),
+      ...(inputs.pageRoutes ? checkMenuPages(schemas, inputs.pageRoutes) : []),
+    ],
+    async reload() {
+      locales = await readLocales(localesDir);
+    },
+  };
+}
+
+/**
+ * The project's inputs, as `schemas:check` reads them (widget names, server routes and their
+ * sort columns, permission keys, manifest routes and pages), with the locale files of `root`.
+ */
+export async function projectInputs(root: string = PROJECT_ROOT): Promise<ReferenceInputs> {
+  const [pi, manifest, meta] = await Promise.all([
+    import('../../scripts/lib/project-inputs.js'),
+    import('../../src/contract/permission-manifest.js'),
+    import('../../schemas/meta/src/index.js'),
+  ]);
+  const [widgets, apis, sorts] = await Promise.all([pi.readWidgetNames(), pi.readApiRoutes(), pi.readApiSorts()]);
+  return {
+    root,
+    widgets,
+    textKeys: meta.TEXT_KEYS,
+    apis,
+    sorts,
+    permissionKeys: manifest.allPermissionKeys(),
+    manifestRoutes: pi.manifestRoutes(),
+    pageRoutes: menuPageRoutes(),
+  };
+}
