@@ -1,14 +1,15 @@
 /**
  * `npm run schemas:check [-- --base <ref>]` (CI): meta-schema validation plus cross-references
  * (widgets, enums, i18n keys in both locales, server APIs, permission keys, schema ids,
- * routes in the manifest, ids and routes unique) and "a changed file has its version raised"
+ * routes in the manifest, ids and routes unique, each page's permission reaching its own calls) and "a changed file has its version raised"
  * (above the base's and above the previous commit's that changed the file: scripts/lib/versions.ts).
  * Prints one line per problem, `file#/json/pointer: reason`, and exits 1 on any.
  * Base: --base, else env SCHEMAS_BASE, else merge-base with origin/main, else HEAD.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatProblem } from '../server/schemas/problems.js';
+import { checkPermissionReach } from '../server/schemas/grants.js';
+import { formatProblem, sortProblems } from '../server/schemas/problems.js';
 import { runChecks } from './lib/check.js';
 import { resolveBase } from './lib/git.js';
 import { projectInputs } from './lib/project-inputs.js';
@@ -26,7 +27,11 @@ async function main(): Promise<number> {
   const started = performance.now();
   const base = await resolveBase(root, argValue('--base') ?? process.env.SCHEMAS_BASE ?? null);
   const inputs = await projectInputs(root, base);
-  const { problems, schemas } = await runChecks(inputs);
+  const checked = await runChecks(inputs);
+  const { schemas } = checked;
+  // each page's permission reaches its own calls: by the route's keys or the schemas' grants (server/schemas/grants.ts)
+  const { allRoutes } = await import('../server/routes/index.js');
+  const problems = sortProblems([...checked.problems, ...checkPermissionReach(schemas, await allRoutes())]);
   for (const p of problems) console.log(formatProblem(p));
   const ms = Math.round(performance.now() - started);
   const against = base ? `versions against ${base.slice(0, 12)} and each file's previous commit` : 'no git base: version check skipped';

@@ -9,6 +9,7 @@ import { authenticateService, INGEST_SCOPES, serviceActorEmail } from '../auth/s
 import { routeLimiter } from '../plugins/rate-limit.js';
 import { AppError, CommittedError } from './errors.js';
 import type { Access, AuditEntry, JsonSchema, RouteContext, RouteDef, SessionUser } from './route.js';
+import { schemaGrantCheck } from '../schemas/grants.js';
 
 export const routeUrl = (r: Pick<RouteDef, 'base' | 'path'>): string => `/api/${r.base ?? 'admin'}/${r.path}`;
 
@@ -171,13 +172,17 @@ export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[])
   const rules = sessionRules(app.backofficeConfig);
   // typed through @fastify/type-provider-typebox like every TypeBox route schema (route.ts `route()`)
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // a page's permission also opens the page's own read calls (server/schemas/grants.ts): asked
+  // only when the route's declared keys refused; derived now and again when the schemas change
+  const grants = schemaGrantCheck(routes);
+  grants.table();
   for (const route of routes) {
     const isPublic = route.access === 'public';
     const checkAccess: onRequestHookHandler = async (req) => {
       const user = await authenticate(db, req, rules);
       if (!user) throw new AppError(Code.NOT_LOGGED_IN);
       req.sessionUser = user;
-      if (!allowed(route.access, user)) {
+      if (!allowed(route.access, user) && !grants.allows(route, user)) {
         const err = new AppError(Code.FORBIDDEN);
         await auditRefusal(db, route, user, req, err);
         throw err;
