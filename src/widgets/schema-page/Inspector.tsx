@@ -104,6 +104,7 @@ export function Inspector({ loaded, children }: { loaded: LoadedSchema; children
         </Badge>
       </div>
       <Drawer open={open} onClose={() => setOpen(false)} width={560} title={`${loaded.id} v${loaded.schema.version}`}>
+        {/* the schema's own property names, as an editor writes them in the JSON file */}
         <Descriptions column={1} size="small" bordered>
           <Descriptions.Item label="id">{loaded.id}</Descriptions.Item>
           <Descriptions.Item label="kind">{loaded.schema.kind}</Descriptions.Item>
@@ -113,9 +114,9 @@ export function Inspector({ loaded, children }: { loaded: LoadedSchema; children
         </Descriptions>
         <Typography.Title level={5}>{env.t('runtime.inspector.watch.title')}</Typography.Title>
         <WatchProblems status={watch} />
-        <Typography.Title level={5}>data</Typography.Title>
+        <Typography.Title level={5}>{env.t('runtime.inspector.data')}</Typography.Title>
         <pre style={{ fontSize: 12, maxHeight: 300, overflow: 'auto' }}>{json(data)}</pre>
-        <Typography.Title level={5}>expressions</Typography.Title>
+        <Typography.Title level={5}>{env.t('runtime.inspector.expressions')}</Typography.Title>
         <pre style={{ fontSize: 12, maxHeight: 300, overflow: 'auto' }}>
           {traceEntries()
             .slice(-50)
