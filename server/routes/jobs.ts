@@ -4,12 +4,14 @@
  * transaction). `job/of` lets a page show the progress of its own records' jobs to anyone who
  * may open that page. The engine itself is server/jobs (docs/architecture.md "The work engine").
  */
+import type { FastifyRequest } from 'fastify';
 import { Keys } from '../auth/guards.js';
 import type { Queryable } from '../db/db.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
 import { allowed } from '../http/register.js';
 import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { pickLang, requestLang, type Lang } from '../http/lang.js';
 import { JOB_STATES } from '../jobs/types.js';
 
 /** The page that shows records of a ref type: who may open it may see those records' jobs. */
@@ -101,8 +103,22 @@ async function stateOf(ctx: { db: Queryable }, id: number): Promise<{ state: str
   return r.rows[0];
 }
 
-async function liveRow(ctx: { db: Queryable }, id: number): Promise<unknown> {
-  return (await ctx.db.query(`SELECT ${ROW_COLS} ${FROM} WHERE j.id = $1`, [id])).rows[0];
+/**
+ * A job's title and last error are written "english / 中文" (the worker has no caller); the
+ * console gets the half of its language (x-lang), an API client without one gets both.
+ */
+function inLang<T>(row: T, lang: Lang | null): T {
+  if (!lang || !row || typeof row !== 'object') return row;
+  const r = row as Record<string, unknown>;
+  return {
+    ...r,
+    ...(typeof r.title === 'string' ? { title: pickLang(r.title, lang) } : {}),
+    ...(typeof r.last_error === 'string' ? { last_error: pickLang(r.last_error, lang) } : {}),
+  } as T;
+}
+
+async function liveRow(ctx: { db: Queryable; req: FastifyRequest }, id: number): Promise<unknown> {
+  return inLang((await ctx.db.query(`SELECT ${ROW_COLS} ${FROM} WHERE j.id = $1`, [id])).rows[0], requestLang(ctx.req));
 }
 
 const routes: RouteDef[] = defineRoutes([
@@ -113,9 +129,11 @@ const routes: RouteDef[] = defineRoutes([
     summary: 'Jobs of the work engine, newest first, paged; filter by state, kind, ref (type, id), who started it, title',
     query: { type: 'object', properties: { ...pageProps, ...filters } },
     reply: pageReply(row),
-    handler(ctx: RouteContext<PageQuery & Filters>) {
+    async handler(ctx: RouteContext<PageQuery & Filters>) {
       const w = where(ctx.query);
-      return paged(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
+      const page = await paged(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
+      const lang = requestLang(ctx.req);
+      return { ...page, list: page.list.map((r) => inLang(r, lang)) };
     },
   },
   {
@@ -128,7 +146,7 @@ const routes: RouteDef[] = defineRoutes([
     async handler(ctx: RouteContext<{ id: number }>) {
       const r = await ctx.db.query(`SELECT ${ROW_COLS}, j.data, j.result, j.worker_id ${FROM} WHERE j.id = $1`, [ctx.query.id]);
       if (!r.rows[0]) throw notFound(`job ${ctx.query.id}`);
-      return r.rows[0];
+      return inLang(r.rows[0], requestLang(ctx.req));
     },
   },
   {
@@ -152,7 +170,8 @@ const routes: RouteDef[] = defineRoutes([
         `SELECT ${LIVE_COLS} FROM work_job j WHERE j.ref_type = $1 AND j.ref_id = $2 ORDER BY j.id DESC LIMIT 20`,
         [ctx.query.ref_type, ctx.query.ref_id],
       );
-      return r.rows;
+      const lang = requestLang(ctx.req);
+      return r.rows.map((row) => inLang(row, lang));
     },
   },
   {

@@ -146,3 +146,20 @@ describe('permissions', () => {
     expect((await admin.get('job/of', { ref_type: 'mystery', ref_id: 1 })).body).toMatchObject({ code: 10000, data: [] });
   });
 });
+
+describe('titles and errors in the caller language', () => {
+  it('the console (x-lang) gets its half of "english / 中文", an API client without one gets both', async () => {
+    // not due for an hour: no worker touches its error meanwhile
+    const { id } = await enqueue({}, { title: 'Learn "a.pdf" / 学习文档「a.pdf」', startAfter: new Date(Date.now() + 3_600_000) });
+    await s.db.query(`UPDATE work_job SET last_error = $2 WHERE id = $1`, [id, 'parse failed / 解析失败']);
+    const both = await detail(id);
+    expect(both.title).toBe('Learn "a.pdf" / 学习文档「a.pdf」');
+    const zh = (await admin.request('GET', 'job/detail', { query: { id }, headers: { 'x-lang': 'zh-CN' } })).body.data;
+    expect(zh.title).toBe('学习文档「a.pdf」');
+    expect(zh.last_error).toBe('解析失败');
+    const en = (await admin.request('GET', 'job/list', { query: { page: 1, page_size: 50 }, headers: { 'x-lang': 'en-US' } })).body.data;
+    const row = en.list.find((r: JobRow) => r.id === id);
+    expect(row.title).toBe('Learn "a.pdf"');
+    expect(row.last_error).toBe('parse failed');
+  });
+});
