@@ -14,6 +14,7 @@ import { registerStatic } from './plugins/static.js';
 import { registerValidation } from './plugins/validation.js';
 import { clientErrorHandler, registerInputRules } from './plugins/input-rules.js';
 import { allRoutes } from './routes/index.js';
+import { attachRouteBodies } from './routes/schema-fields.js';
 import { loadSchemas, stopSchemaWatch } from './schemas/index.js';
 import type { SqlDb } from './db/sql-db.js';
 import type { Clock } from './jobs/clock.js';
@@ -110,6 +111,8 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
   app.addHook('onClose', async () => stopSchemaWatch());
+  // the body schemas a form's schema/detail serves as its `fields` (server/routes/schema-fields.ts)
+  attachRouteBodies(app, list);
   // writes through the app are tracked so short-lived read caches (sessions, list totals) drop
   // what a write made stale; pass a db already wrapped to share the tracker (tests do)
   registerRoutes(app, tracked, list);

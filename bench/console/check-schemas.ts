@@ -4,7 +4,7 @@
  * repeating it, as it does against the real server). This is that check, run in Node before
  * the pages are measured; a bench schema the language refuses stops the run, naming the pointer.
  */
-import { validate_form, validate_list } from '../../src/runtime/generated/validators.js';
+import { validate_form, validate_list } from '../../src/contract/generated/validators.js';
 import { formSchema, listSchema } from './src/bench-schemas.js';
 
 export function checkBenchSchemas(): void {

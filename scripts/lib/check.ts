@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripEditorValues } from '../../schemas/meta/src/files.js';
-import { readSchemas } from '../../server/schemas/loader.js';
+import { readSchemas } from '../../server/schemas/read.js';
 import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
 import { checkMenuPages, type MenuPageRoute } from '../../server/schemas/menu-pages.js';

@@ -1,7 +1,7 @@
 /** Schema documents of a tree, from the working tree or from a git ref (unreadable files skipped, with a note). */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listJsonFiles } from '../../server/schemas/loader.js';
+import { listJsonFiles } from '../../server/schemas/read.js';
 import { SCHEMA_DIRS } from '../../server/schemas/validate.js';
 import { filesAt, showAt } from './git.js';
 

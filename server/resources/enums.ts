@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnumDef, EnumId } from '../../src/contract/enums.js';
-import { DEFAULT_SCHEMAS_DIR } from '../schemas/loader.js';
+import { DEFAULT_SCHEMAS_DIR } from '../schemas/read.js';
 
 export interface Labelled<T extends string | number = number> {
   id: T;

@@ -9,13 +9,23 @@
 import { conflict, invalid } from '../http/errors.js';
 import type { RouteContext } from '../http/route.js';
 import { insertRow } from './engine/routes.js';
-import type { Row } from './engine/types.js';
-import { policy } from './policy.js';
+import type { ResourceDef, Row } from './engine/types.js';
 
 /** Policy source type of an adopted candidate: 5 Auto-learn ticket (spec section 3). */
 export const AUTO_LEARN_SOURCE = 5;
 
-export async function reviewCandidate(v: Record<string, unknown>, ctx: RouteContext, mode: 'create' | 'update', before?: Row): Promise<void> {
+/**
+ * The candidates resource's validate hook. `policy` is the resource an adopted candidate is
+ * written to, passed in by policy.ts (which declares both resources), so this file does not
+ * import policy.ts back.
+ */
+export async function reviewCandidate(
+  policy: ResourceDef,
+  v: Record<string, unknown>,
+  ctx: RouteContext,
+  mode: 'create' | 'update',
+  before?: Row,
+): Promise<void> {
   if (mode !== 'update' || !before) return;
   // (an adopted candidate from before adoption created policies has none: it can still be adopted)
   if (before.status === 1 && before.policy_id) throw conflict(`this candidate was adopted as policy ${String(before.policy_id ?? '')}: edit the policy instead / 该候选已采纳为知识，请在知识管理中修改`);

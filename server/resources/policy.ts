@@ -67,7 +67,7 @@ export const learnPolicy: ResourceDef = {
     update: { permission: K.autoLearnPolicy },
   },
   // 采纳 creates the policy (source 5) in the same transaction; 拒绝 needs a reason (learn-review.ts)
-  validate: (v, ctx, mode, before) => reviewCandidate(v, ctx, mode, before),
+  validate: (v, ctx, mode, before) => reviewCandidate(policy, v, ctx, mode, before),
 };
 
 /** Auto-learned product knowledge awaiting review (learn/autoLearnProduct). */

@@ -79,7 +79,7 @@ async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
   if (!s || !ctx.user || !canOpenSchema(ctx.user, s)) {
     throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found / 未找到页面定义 ${ctx.query.id}`);
   }
-  const fields = await submitFieldsFor(s.doc);
+  const fields = submitFieldsFor(s.doc, ctx.req.server);
   const hash = servedHash(store, s, fields);
   const etag = `"${hash}"`;
   ctx.reply.header('ETag', etag).header('Cache-Control', 'no-cache');
@@ -107,7 +107,7 @@ export const routes = defineRoutes([
       const store = getSchemaStore();
       const user = ctx.user as SessionUser;
       const open = store.pages().filter((s) => canOpenSchema(user, s));
-      const fields = await Promise.all(open.map((s) => submitFieldsFor(s.doc)));
+      const fields = open.map((s) => submitFieldsFor(s.doc, ctx.req.server));
       return { checked: SCHEMA_CHECK, list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
     },
   },

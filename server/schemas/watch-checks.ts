@@ -6,8 +6,8 @@
  * only the version rule (git) and the generated-files rule are left to the CLI.
  *
  * The project's inputs (route table, widget names) are imported lazily: they pull in every
- * route module, which only a running dev watch needs, and a static import would close a
- * circle (scripts/lib/check.ts imports the loader, which imports the watch).
+ * route module, which only a running dev watch needs. (No import circle either way: the check
+ * reads schemas through read.ts, which imports neither the loader nor this watch.)
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

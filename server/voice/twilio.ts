@@ -14,7 +14,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TelephonyConfig } from './config.js';
-import type { CallResult, DialRequest, DialResult, Dialer } from './dialer.js';
+import type { CallResult, DialRequest, DialResult, Dialer } from './dialer-types.js';
 
 export const TWILIO_API_VERSION = '2010-04-01';
 export const STATUS_PATH = '/api/telephony/status';

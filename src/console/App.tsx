@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
 import { readSid } from './http/cookies.js';
-import { preloadTransport } from './http/transport.js';
+import { preloadTransport } from './http/lazy-transport.js';
 import { createI18n, hasModuleTexts, loadedLocale, loadLocale, loadModuleTexts, type LocaleBundle } from './i18n.js';
 import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';

@@ -34,7 +34,7 @@ function fakeHttp(doc: Record<string, unknown>, hash = 'h1', checked?: string) {
 
 // the generated validators are a large module: import them once, outside the per-test timeout
 beforeAll(async () => {
-  await import('./generated/validators.js');
+  await import('../contract/generated/validators.js');
 }, 60_000);
 
 describe('schema loader', () => {

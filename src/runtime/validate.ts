@@ -3,7 +3,7 @@
  * CSP-safe) ajv validator of the kind's meta-schema. Problems name id, pointer and reason.
  */
 import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/constants.js';
-import type { GeneratedError, GeneratedValidator } from './generated/validators.js';
+import type { GeneratedError, GeneratedValidator } from '../contract/generated/validators.js';
 import { loadOnce, type LoadOnce } from './load-once.js';
 import type { EnumSchema, PageKind, PageSchema, SchemaProblem } from './types.js';
 
@@ -11,11 +11,11 @@ type Kind = 'list' | 'form' | 'detail' | 'tabs' | 'enum';
 
 /** Each kind's generated validator is a chunk of its own, loaded once when a schema of that kind is checked. */
 const loaders: Record<Kind, LoadOnce<GeneratedValidator>> = {
-  list: loadOnce(() => import('./generated/validate-list.js').then((m) => m.validate_list)),
-  form: loadOnce(() => import('./generated/validate-form.js').then((m) => m.validate_form)),
-  detail: loadOnce(() => import('./generated/validate-detail.js').then((m) => m.validate_detail)),
-  tabs: loadOnce(() => import('./generated/validate-tabs.js').then((m) => m.validate_tabs)),
-  enum: loadOnce(() => import('./generated/validate-enum.js').then((m) => m.validate_enum)),
+  list: loadOnce(() => import('../contract/generated/validate-list.js').then((m) => m.validate_list)),
+  form: loadOnce(() => import('../contract/generated/validate-form.js').then((m) => m.validate_form)),
+  detail: loadOnce(() => import('../contract/generated/validate-detail.js').then((m) => m.validate_detail)),
+  tabs: loadOnce(() => import('../contract/generated/validate-tabs.js').then((m) => m.validate_tabs)),
+  enum: loadOnce(() => import('../contract/generated/validate-enum.js').then((m) => m.validate_enum)),
 };
 
 const loadValidator = (kind: Kind): Promise<GeneratedValidator> => loaders[kind]();

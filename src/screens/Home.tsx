@@ -2,8 +2,7 @@
 import { Button, Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { accessibleModules, moduleEntryPath } from '../console/layout/menu.js';
-import { ROUTES } from '../console/routes/pages.js';
+import { accessibleModules, moduleEntryPath, ROUTE_TREE } from '../runtime/route-config.js';
 import { sessionStore } from '../console/session/store.js';
 import { settingsStore } from '../console/settings/store.js';
 
@@ -13,7 +12,7 @@ export default function Home() {
   const access = sessionStore.use((s) => s.access);
   const user = sessionStore.use((s) => s.user);
   const locale = settingsStore.use((s) => s.locale);
-  const modules = accessibleModules(ROUTES, access);
+  const modules = accessibleModules(ROUTE_TREE, access);
   return (
     <div data-testid="home-page">
       <Typography.Title level={3}>{t('shell.home.welcome', { name: user?.name || user?.email || '' })}</Typography.Title>

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { http } from '../console/http/instance.js';
-import { preloadTransport } from '../console/http/transport.js';
+import { preloadTransport } from '../console/http/lazy-transport.js';
 import { login } from '../console/session/actions.js';
 import { sessionStore } from '../console/session/store.js';
 import { LanguageSwitch } from '../console/layout/LanguageSwitch.js';

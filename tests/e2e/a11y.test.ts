@@ -5,14 +5,14 @@
  * critical violation fails the test, listed with its rule, page and the first elements it hit.
  *
  * The menu pages come from the route table the console itself is built from
- * (src/console/routes/config.ts over the permission manifest), so a new page is checked too.
+ * (src/runtime/route-config.ts over the permission manifest), so a new page is checked too.
  * Run: node --import tsx --test tests/e2e/a11y.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { buildRouteConfig, flattenRoutes } from '../../src/console/routes/config.js';
+import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { buildRouteConfig, flattenRoutes } from '../../src/console/routes/config.js';
+import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
 import { ROOT, startHarness, type Harness } from './harness.js';
 
 const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined))

@@ -1,7 +1,7 @@
 /**
  * Precompiled ajv validators for the meta-schemas (ajv standalone code). The browser runs
  * under a CSP without 'unsafe-eval', so ajv may not compile at runtime there: the runtime
- * imports the modules written by `npm run schemas:meta` into src/runtime/generated/ — one per
+ * imports the modules written by `npm run schemas:meta` into src/contract/generated/ — one per
  * kind (validate-<kind>.js, so a list page loads the list and enum validators only, not all
  * five), and validators.js re-exporting them all (the server, tests).
  */
@@ -45,7 +45,7 @@ export function renderSchemaCheckModule(kindModules: readonly string[]): string 
   return (
     HEADER.replace('/* eslint-disable */\n', '') +
     `/**
- * The fingerprint of the meta-schema check (the generated validators in src/runtime/generated).
+ * The fingerprint of the meta-schema check (the generated validators in src/contract/generated).
  * The server runs that check on every schema before it serves one and names this fingerprint in
  * schema/list and schema/detail; a client built with the same fingerprint would only repeat the
  * same check on the same document, so it skips it (and never downloads the validator). A client

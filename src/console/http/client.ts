@@ -19,7 +19,8 @@ import {
   saveBlob,
   withXlsxTimestamp,
 } from './files.js';
-import { isCancel, TransportError, lazyAxiosTransport, type Method, type Progress, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { lazyAxiosTransport } from './lazy-transport.js';
+import { isCancel, TransportError, type Method, type Progress, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 export const REQUEST_TIMEOUT = 300_000;
 /** HTTP statuses with a message of their own (spec section 8). */

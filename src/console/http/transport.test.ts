@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axiosTransport, requestUrl } from './axios-transport.js';
-import { lazyAxiosTransport, preloadTransport, TransportError, type TransportRequest } from './transport.js';
+import { lazyAxiosTransport, preloadTransport } from './lazy-transport.js';
+import { TransportError, type TransportRequest } from './transport.js';
 
 let server: http.Server;
 let base = '';

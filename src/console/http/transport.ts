@@ -1,14 +1,10 @@
 /**
  * The wire under the HTTP client: axios (query serialization, timeouts, cancellation, upload
- * and download progress, blobs), in ./axios-transport.ts. The transport resolves every HTTP
- * status; the client decides what is an error. Tests pass their own Transport (see client.test.ts).
- *
- * axios (≈15 KiB gzip) is fetched with the first request rather than with the shell: the
- * sign-in page renders without it (it starts loading when the visitor starts typing, see
- * `preloadTransport`), and a signed-in page load starts it at once beside the route's own code.
+ * and download progress, blobs), in ./axios-transport.ts, loaded on first use by
+ * ./lazy-transport.ts. The transport resolves every HTTP status; the client decides what is an
+ * error. Tests pass their own Transport (see client.test.ts). This file holds the types and the
+ * error only, so axios-transport.ts imports it without a circle.
  */
-
-import { loadOnce } from '../../runtime/load-once.js';
 
 export type Method = 'get' | 'post';
 
@@ -61,17 +57,3 @@ export class TransportError extends Error {
 }
 
 export const isCancel = (e: unknown): boolean => e instanceof TransportError && e.code === 'ERR_CANCELED';
-
-/** Starts fetching the axios transport (once; a failed chunk load is tried again next time); resolves to it. */
-export const preloadTransport = loadOnce(() => import('./axios-transport.js').then((m): Transport => m.axiosTransport));
-
-/** The console's transport: axios, loaded on first use. A chunk that cannot load is a network failure. */
-export const lazyAxiosTransport: Transport = async (req) => {
-  let send: Transport;
-  try {
-    send = await preloadTransport();
-  } catch (e) {
-    throw new TransportError('ERR_NETWORK', e instanceof Error ? e.message : 'Network Error');
-  }
-  return send(req);
-};

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { ROUTES } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
 import type { Locale } from '../settings/store.js';
-import { accessibleModules, moduleEntryPath } from './menu.js';
+import { accessibleModules, moduleEntryPath } from '../../runtime/route-config.js';
 
 export function ModuleSwitcher({ active }: { active: string | null }) {
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAccess, type PermissionRecord } from '../../contract/access.js';
-import { buildRouteConfig, type PageProps } from '../routes/config.js';
-import { accessibleModules, buildMenu, moduleEntryPath, selectedMenu } from './menu.js';
+import { accessibleModules, buildRouteConfig, moduleEntryPath, type PageProps } from '../../runtime/route-config.js';
+import { buildMenu, selectedMenu } from './menu.js';
 import { MENU_ICONS } from './menu-icons.js';
 
 const config = buildRouteConfig(() => (_: PageProps) => null);

@@ -1,10 +1,12 @@
 /**
  * Menus built on the client from the route configuration (spec section 1): the side menu of
  * one module leaves out hidden entries, entries the user may not open and empty groups.
+ * (Which modules and pages an account may enter — accessibleModules, moduleEntryPath, openPages —
+ * is in src/runtime/route-config.ts, since the homes in src/screens need it too.)
  */
-import { canOpenRoute, hasModuleAccess, type AccessState } from '../../contract/access.js';
+import { canOpenRoute, type AccessState } from '../../contract/access.js';
 import type { Locale } from '../settings/store.js';
-import { firstOpenRoute, flattenRoutes, type ModuleRoutes, type RouteEntry } from '../routes/config.js';
+import type { ModuleRoutes, RouteEntry } from '../../runtime/route-config.js';
 
 export interface MenuNode {
   /** canonical path for pages, manifest key for groups */
@@ -41,18 +43,4 @@ export function selectedMenu(m: ModuleRoutes, pattern: string | undefined): { se
   const visible = trail.filter((e) => !e.hidden);
   const page = [...visible].reverse().find((e) => e.path);
   return { selected: page?.path, open: visible.filter((e) => !e.path).map((e) => e.key) };
-}
-
-export function accessibleModules(config: ModuleRoutes[], access: AccessState): ModuleRoutes[] {
-  return config.filter((m) => hasModuleAccess(access, m.module));
-}
-
-/** Where the module switcher goes: the module home when allowed, else its first page the user may open. */
-export function moduleEntryPath(m: ModuleRoutes, access: AccessState): string | undefined {
-  return firstOpenRoute(m, (e) => canOpenRoute(access, e))?.path;
-}
-
-/** Visible pages of a module the user may open (module home quick links). */
-export function openPages(m: ModuleRoutes, access: AccessState): RouteEntry[] {
-  return flattenRoutes([m]).filter((e) => e.path && !e.hidden && e !== m.home && canOpenRoute(access, e));
 }

@@ -9,7 +9,7 @@
 import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
 import type { HttpPort, RuntimeEnv } from '../../runtime/env.js';
 import { http } from '../http/instance.js';
-import type { PageProps } from '../routes/config.js';
+import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../services.js';
 import { sessionStore } from '../session/store.js';
 

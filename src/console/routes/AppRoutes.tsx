@@ -9,7 +9,7 @@ import { Loading } from '../../screens/Loading.js';
 import { RequireSession } from '../session/RequireSession.js';
 import { Guard, GuardedPage } from './Guarded.js';
 import { ROUTES } from './pages.js';
-import { routablePaths } from './config.js';
+import { routablePaths } from '../../runtime/route-config.js';
 
 const LoginPage = lazy(() => import('../../screens/Login.js'));
 const MainLayout = lazy(() => import('../layout/MainLayout.js'));

@@ -8,7 +8,7 @@ import { Loading } from '../../screens/Loading.js';
 import { createI18n } from '../i18n.js';
 import { EMPTY_ACCESS } from '../../contract/access.js';
 import { sessionStore } from '../session/store.js';
-import { buildRouteConfig, findRoute, type PageProps } from './config.js';
+import { buildRouteConfig, findRoute, type PageProps } from '../../runtime/route-config.js';
 import { Guard, GuardedPage } from './Guarded.js';
 
 const i18n = createI18n('zh-CN');

@@ -3,7 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { canOpenRoute, type GuardedRoute } from '../../contract/access.js';
 import { enterModule, sessionStore } from '../session/store.js';
-import type { RouteEntry, RouteModule } from './config.js';
+import type { RouteEntry, RouteModule } from '../../runtime/route-config.js';
 
 export function Guard({ route, module, children }: { route: GuardedRoute; module: RouteModule | null; children: ReactNode }) {
   const access = sessionStore.use((s) => s.access);

@@ -5,7 +5,7 @@
  */
 import { lazy } from 'react';
 import { SchemaPageHost } from '../pages/SchemaPageHost.js';
-import { buildRouteConfig, type PageComponent, type PageResolver } from './config.js';
+import { buildRouteConfig, type PageComponent, type PageResolver } from '../../runtime/route-config.js';
 
 const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
 

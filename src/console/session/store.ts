@@ -4,7 +4,7 @@
  * under `sessionkey`; the token lives only in the `sid` cookie.
  */
 import { EMPTY_ACCESS, buildAccess, type AccessState, type PermissionRecord, type RoleFlag } from '../../contract/access.js';
-import type { RouteModule } from '../routes/config.js';
+import type { RouteModule } from '../../runtime/route-config.js';
 import { clearSid } from '../http/cookies.js';
 import { clearSessionData } from '../../runtime/session-data.js';
 import { createStore, storage } from '../store.js';

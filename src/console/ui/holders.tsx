@@ -9,17 +9,9 @@ import type { MessageInstance, MessageType } from 'antd/es/message/interface.js'
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal/index.js';
 import type { NotificationInstance } from 'antd/es/notification/interface.js';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import type { HolderProps, UiApis, UiKind as Kind } from './ui-apis.js';
 
-export interface UiApis {
-  message: MessageInstance;
-  modal: ModalApi;
-  notification: NotificationInstance;
-}
-type Kind = keyof UiApis;
-
-export interface HolderProps<K extends Kind> {
-  onReady(api: UiApis[K]): void;
-}
+export type { UiApis } from './ui-apis.js';
 
 const holders: { [K in Kind]: ComponentType<HolderProps<K>> } = {
   message: lazy(() => import('./MessageHolder.js')),

@@ -7,7 +7,7 @@
  */
 import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Switch, Typography, type SelectProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import type { PageProps } from '../../console/routes/config.js';
+import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../../console/services.js';
 import { AnswerPanel, CitationList } from './AnswerPanel.js';
 import { BUILTIN, ConfigFields, type Options, type SideConfig } from './ConfigFields.js';

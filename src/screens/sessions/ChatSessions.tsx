@@ -1,7 +1,7 @@
 /** session/chat: chat sessions beside the conversation, messages drawn by message type. */
 import { Avatar, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
-import type { PageProps } from '../../console/routes/config.js';
+import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../../console/services.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ChatMessage, ChatSession } from './api.js';

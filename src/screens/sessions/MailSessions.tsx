@@ -1,7 +1,7 @@
 /** session/mail: mail threads; each mail shows its direction type and its flags. */
 import { Card, Space, Tag, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
-import type { PageProps } from '../../console/routes/config.js';
+import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../../console/services.js';
 import type { Mail, MailSession } from './api.js';
 import { MAIL_DIRECTION, isIncomingMail } from './enums.js';

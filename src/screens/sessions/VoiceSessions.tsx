@@ -1,7 +1,7 @@
 /** session/voice: calls beside their transcript (speaker, offset, text). */
 import { Descriptions, Tag, Timeline, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
-import type { PageProps } from '../../console/routes/config.js';
+import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../../console/services.js';
 import type { Utterance, VoiceSession } from './api.js';
 import { CALL_RESULT } from './enums.js';

@@ -10,7 +10,7 @@ import { ActionButtons } from '../actions/ActionButtons.js';
 import { LiveMark } from '../LiveMark.js';
 import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
-import { SchemaById } from '../schema-page/SchemaById.js';
+import type { EmbedSchema } from '../schema-page/embedded.js';
 import { useInspect } from '../schema-page/inspect.js';
 
 /**
@@ -18,7 +18,7 @@ import { useInspect } from '../schema-page/inspect.js';
  * embedded lists reload (quietly) whenever the record does: after an action, and every live
  * refresh (`refreshWhile`).
  */
-export function DetailView({ loaded, params }: { loaded: LoadedSchema<DetailSchema>; params: Record<string, unknown> }) {
+export function DetailView({ loaded, params, embed: SchemaById }: { loaded: LoadedSchema<DetailSchema>; params: Record<string, unknown>; embed: EmbedSchema }) {
   const { env, registry, user } = useRuntime();
   const { openForm } = useFormHost();
   const schema = loaded.schema;

@@ -1,18 +1,7 @@
 import { SettingOutlined } from '@ant-design/icons';
 import { Button, Popover, Spin } from 'antd';
 import { lazy, Suspense } from 'react';
-import type { ColumnSettings } from '../../runtime/column-settings.js';
-import type { RuntimeEnv } from '../../runtime/env.js';
-import type { ColumnSpec } from '../../runtime/types.js';
-
-export interface ColumnSettingsProps {
-  env: RuntimeEnv;
-  columns: ColumnSpec[];
-  order: string[];
-  settings: ColumnSettings;
-  save(next: ColumnSettings): void;
-  reset(): void;
-}
+import type { ColumnSettingsProps } from './column-settings-props.js';
 
 // the panel (checkboxes, number inputs) is fetched when the button is first hovered or clicked
 const loadPanel = () => import('./ColumnSettingsPanel.js');

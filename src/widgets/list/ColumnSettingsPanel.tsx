@@ -1,7 +1,7 @@
 /** The column settings popover's body (its own chunk: drawn only once the popover opens). */
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { Button, Checkbox, InputNumber, Space } from 'antd';
-import type { ColumnSettingsProps } from './ColumnSettingsButton.js';
+import type { ColumnSettingsProps } from './column-settings-props.js';
 
 export default function ColumnSettingsPanel({ env, columns, order, settings, save, reset }: ColumnSettingsProps) {
   const byKey = new Map(columns.map((c) => [c.key, c]));

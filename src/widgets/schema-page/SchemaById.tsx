@@ -24,10 +24,10 @@ export function SchemaView({
   if (s.kind === 'list') body = <ListView loaded={loaded as LoadedSchema<ListSchema>} params={params} embedded={embedded} />;
   else if (s.kind === 'detail') {
     const DetailView = viewOf('detail');
-    body = <DetailView loaded={loaded as LoadedSchema<DetailSchema>} params={params} />;
+    body = <DetailView loaded={loaded as LoadedSchema<DetailSchema>} params={params} embed={SchemaById} />;
   } else if (s.kind === 'tabs') {
     const TabsView = viewOf('tabs');
-    body = <TabsView loaded={loaded as LoadedSchema<TabsSchema>} params={params} />;
+    body = <TabsView loaded={loaded as LoadedSchema<TabsSchema>} params={params} embed={SchemaById} />;
   } else {
     const modes = (['add', 'edit', 'view'] as const).filter((m) => s.modes[m]);
     const mode = modes.find((m) => route && s.modes[m]?.route === route) ?? (params.id !== undefined ? (modes.includes('edit') ? 'edit' : 'view') : modes[0]);

@@ -52,7 +52,7 @@ const detailCalls = (http: { calls: Array<{ path: string }> }) => http.calls.fil
 
 // the generated validators are a large module: import them once, outside the per-test timeout
 beforeAll(async () => {
-  await import('../../runtime/generated/validators.js');
+  await import('../../contract/generated/validators.js');
 }, 60_000);
 afterEach(cleanup);
 

@@ -3,10 +3,10 @@ import { useRuntime } from '../../runtime/context.js';
 import { resolveMap } from '../../runtime/expr/template.js';
 import { useUrlQuery } from '../../runtime/query.js';
 import type { LoadedSchema, TabsSchema } from '../../runtime/types.js';
-import { SchemaById } from '../schema-page/SchemaById.js';
+import type { EmbedSchema } from '../schema-page/embedded.js';
 
 /** Several schemas under one route; the active tab lives in the URL query (`tab` by default). */
-export function TabsView({ loaded, params }: { loaded: LoadedSchema<TabsSchema>; params: Record<string, unknown> }) {
+export function TabsView({ loaded, params, embed: SchemaById }: { loaded: LoadedSchema<TabsSchema>; params: Record<string, unknown>; embed: EmbedSchema }) {
   const { env, user } = useRuntime();
   const query = useUrlQuery();
   const schema = loaded.schema;

@@ -3,8 +3,13 @@
  * retyped). Every entry has a path (menu groups excepted: they are not routable), an
  * optional page reference, an auth flag, children, a hidden flag and its module; menu
  * entries inherit their module and get the permission key `module.key`.
+ *
+ * It lives in the runtime (not the console shell) because screens read it too (the homes list
+ * modules and pages): the shell builds its ROUTES with page components (console/routes/pages.ts),
+ * screens read ROUTE_TREE, the same tree without components, so no screen imports the shell.
  */
 import type { ComponentType, LazyExoticComponent } from 'react';
+import { canOpenRoute, hasModuleAccess, type AccessState } from '../contract/access.js';
 import {
   MANIFEST,
   PermissionType,
@@ -13,7 +18,7 @@ import {
   type ModuleManifest,
   type ModuleName,
   type Title,
-} from '../../contract/permission-manifest.js';
+} from '../contract/permission-manifest.js';
 
 /** Props every routed page receives: the canonical route path and the URL params. */
 export interface PageProps {
@@ -145,4 +150,22 @@ export function firstOpenRoute(m: ModuleRoutes, allowed: (e: RouteEntry) => bool
   if (allowed(m.home)) return m.home;
   const pages = flattenRoutes([m]).filter((e) => e.path && !e.hidden && !e.path.includes(':'));
   return pages.find(allowed) ?? null;
+}
+
+/** The route tree without page components (titles, paths, permission keys): what screens read. */
+export const ROUTE_TREE: ModuleRoutes[] = buildRouteConfig(() => undefined);
+
+/** The modules this account may enter. */
+export function accessibleModules(config: ModuleRoutes[], access: AccessState): ModuleRoutes[] {
+  return config.filter((m) => hasModuleAccess(access, m.module));
+}
+
+/** Where the module switcher goes: the module home when allowed, else its first page the user may open. */
+export function moduleEntryPath(m: ModuleRoutes, access: AccessState): string | undefined {
+  return firstOpenRoute(m, (e) => canOpenRoute(access, e))?.path;
+}
+
+/** Visible pages of a module the user may open (module home quick links). */
+export function openPages(m: ModuleRoutes, access: AccessState): RouteEntry[] {
+  return flattenRoutes([m]).filter((e) => e.path && !e.hidden && e !== m.home && canOpenRoute(access, e));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MANIFEST, flattenManifest } from '../../contract/permission-manifest.js';
-import { buildRouteConfig, findRoute, firstOpenRoute, flattenRoutes, routablePaths, type PageProps } from './config.js';
+import { MANIFEST, flattenManifest } from '../contract/permission-manifest.js';
+import { buildRouteConfig, findRoute, firstOpenRoute, flattenRoutes, routablePaths, type PageProps } from './route-config.js';
 
 const Page = (_: PageProps) => null;
 const config = buildRouteConfig(() => Page);
