@@ -19,6 +19,7 @@ import {
   type ModuleName,
   type Title,
 } from '../contract/permission-manifest.js';
+import { matchRoute } from './routes.js';
 
 /** Props every routed page receives: the canonical route path and the URL params. */
 export interface PageProps {
@@ -118,18 +119,6 @@ export function routablePaths(config: ModuleRoutes[]): Array<{ path: string; ent
   return out;
 }
 
-const segmentsMatch = (pattern: string, pathname: string): Record<string, string> | null => {
-  const a = pattern.split('/').filter(Boolean);
-  const b = pathname.split('/').filter(Boolean);
-  if (a.length !== b.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < a.length; i++) {
-    if (a[i].startsWith(':')) params[a[i].slice(1)] = decodeURIComponent(b[i]);
-    else if (a[i] !== b[i]) return null;
-  }
-  return params;
-};
-
 /** Looks a route up by a concrete path (params filled in) or by its pattern; static paths win. */
 export function findRoute(
   config: ModuleRoutes[],
@@ -139,7 +128,7 @@ export function findRoute(
   const exact = all.find((r) => r.path === pathname);
   if (exact) return { entry: exact.entry, params: {} };
   for (const r of all) {
-    const params = segmentsMatch(r.path, pathname);
+    const params = matchRoute(r.path, pathname);
     if (params) return { entry: r.entry, params };
   }
   return null;
