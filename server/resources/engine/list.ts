@@ -50,7 +50,15 @@ const sortExpr = (def: ResourceDef, name: string) => {
 
 /** What a list needs of a declaration, worked out once per declaration (they never change). */
 interface Plan {
-  filters: Array<{ name: string; from: string; to: string; col: string; cast: string; kind: NonNullable<ResourceDef['fields'][string]['filter']> }>;
+  filters: Array<{
+    name: string;
+    from: string;
+    to: string;
+    col: string;
+    cast: string;
+    kind: NonNullable<ResourceDef['fields'][string]['filter']>;
+    where?: string;
+  }>;
   selectList: string;
   selectDetail: string;
   /** a list column is a sub-select: page the ids first (see listRows) */
@@ -75,6 +83,7 @@ function planOf(def: ResourceDef): Plan {
           col: column(def, name),
           cast: f.schema.format === 'date-time' ? '::timestamptz' : '',
           kind: f.filter!,
+          where: f.filterWhere,
         })),
       selectList: select(true),
       selectDetail: select(false),
@@ -102,6 +111,11 @@ export function applyFilters(def: ResourceDef, query: Record<string, unknown>, s
     }
     const v = query[f.name];
     if (v === undefined || v === '' || v === null) continue;
+    if (f.where) {
+      const placeholder = sql.p(v);
+      sql.where.push(`(${f.where.replaceAll('$value', () => placeholder)})`);
+      continue;
+    }
     sql.where.push(kind === 'ci' ? `lower(${col}) = lower(${sql.p(v)})` : `${col} = ${sql.p(v)}`);
   }
   const kw = typeof query.keyword === 'string' ? query.keyword.trim() : '';

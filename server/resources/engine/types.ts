@@ -30,6 +30,11 @@ export interface FieldDef {
   /** only in list rows / detail (e.g. a joined name) */
   virtual?: boolean;
   filter?: FilterKind;
+  /**
+   * An `eq` filter that is not a column comparison: this SQL condition over `t`, where `$value`
+   * stands for the query value (e.g. the rows of a mail account's shop).
+   */
+  filterWhere?: string;
   sort?: boolean;
   /** left out of list rows (long text), still in detail */
   detailOnly?: boolean;

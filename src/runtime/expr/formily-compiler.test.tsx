@@ -54,3 +54,36 @@ it('refuses reaction function bodies', () => {
   expect(safeCompile('function(){ alert(1) }', {})).toBeUndefined();
   expect(safeCompile('constructor', {})).toBeUndefined();
 });
+
+it('a reaction can feed a picker its request params from another field (plan order: the user\'s shops)', async () => {
+  const seen: unknown[] = [];
+  const Picker = (p: { params?: Record<string, unknown>; api?: string }) => {
+    seen.push(p.params);
+    return <span>{p.api}</span>;
+  };
+  const SchemaField = createSchemaField({ components: { Picker } });
+  const form = createForm();
+  render(
+    <FormProvider form={form}>
+      <SchemaField
+        schema={{
+          type: 'object',
+          properties: {
+            user_id: { type: 'number', 'x-component': 'Picker' },
+            shop_id: {
+              type: 'number',
+              'x-component': 'Picker',
+              'x-component-props': { api: 'GET user/shop-mail-list', params: {} },
+              'x-reactions': { dependencies: ['user_id'], fulfill: { state: { componentProps: { params: { id: '{{ $deps[0] }}' } } } } },
+            },
+          },
+        }}
+      />
+    </FormProvider>,
+  );
+  await act(async () => form.setValuesIn('user_id', 7));
+  const props = form.query('shop_id').take()?.componentProps as { api: string; params: unknown };
+  expect(props.api).toBe('GET user/shop-mail-list');
+  expect(props.params).toEqual({ id: 7 });
+  expect(seen.at(-1)).toEqual({ id: 7 });
+});

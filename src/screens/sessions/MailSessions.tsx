@@ -20,6 +20,7 @@ export default function MailSessions(_: PageProps) {
       title={env.t('session.mail.title')}
       listApi="mail-session/list"
       detailApi="mail-session/detail"
+      mailAccounts
       toolbar={({ shopId, reload }) => <ImportToolbar env={env} actions={IMPORT_ACTIONS} shopId={shopId} reload={reload} />}
       renderItem={(s) => (
         <div style={{ width: '100%', minWidth: 0 }}>

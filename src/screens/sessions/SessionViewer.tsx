@@ -6,13 +6,15 @@ import { Button, Card, Col, DatePicker, Empty, Form, Input, List, Pagination, Ro
 import type { Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useRuntimeEnv } from '../../console/services.js';
-import { listParams, shopOptions, type Page, type SessionFilters, type ShopOption } from './api.js';
+import { listParams, mailAccountOptions, shopOptions, type MailAccountOption, type Page, type SessionFilters, type ShopOption } from './api.js';
 
 export interface ViewerConfig<S extends { id: number }, D> {
   testId: string;
   title: string;
   listApi: string;
   detailApi: string;
+  /** a mail-account filter (mail sessions): the threads of that account's shop */
+  mailAccounts?: boolean;
   /** the channel / direction filter: query key, label and options */
   extra?: { key: string; label: string; options: Array<{ value: string; label: string }> };
   renderItem(s: S): ReactNode;
@@ -28,6 +30,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
   const { token } = theme.useToken();
   const [form] = Form.useForm();
   const [shops, setShops] = useState<ShopOption[]>([]);
+  const [accounts, setAccounts] = useState<MailAccountOption[]>([]);
   const [filters, setFilters] = useState<SessionFilters>({});
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Page<S> | null>(null);
@@ -41,6 +44,10 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
   useEffect(() => {
     shopOptions(env.http).then(setShops, () => setShops([]));
   }, [env.http]);
+
+  useEffect(() => {
+    if (cfg.mailAccounts) mailAccountOptions(env.http).then(setAccounts, () => setAccounts([]));
+  }, [env.http, cfg.mailAccounts]);
 
   useEffect(() => {
     let live = true;
@@ -73,10 +80,11 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
     };
   }, [env.http, cfg.detailApi, selected]);
 
-  const search = useCallback((v: { shop_id?: number; range?: [Dayjs, Dayjs] | null; extra?: string; keyword?: string }) => {
+  const search = useCallback((v: { shop_id?: number; mail_account_id?: number; range?: [Dayjs, Dayjs] | null; extra?: string; keyword?: string }) => {
     setPage(1);
     setFilters({
       shop_id: v.shop_id,
+      mail_account_id: v.mail_account_id,
       extra: v.extra,
       keyword: v.keyword,
       from: v.range?.[0]?.startOf('day').toISOString(),
@@ -99,6 +107,18 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
             options={shops.map((s) => ({ value: s.id, label: s.label }))}
           />
         </Form.Item>
+        {cfg.mailAccounts && (
+          <Form.Item name="mail_account_id" label={env.t('session.viewer.mailAccount')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 260 }}
+              data-testid="mail-account-filter"
+              options={accounts.map((a) => ({ value: a.id, label: `${a.email} · ${a.shop_name ?? `#${a.shop_id}`}` }))}
+            />
+          </Form.Item>
+        )}
         <Form.Item name="range" label={env.t('session.viewer.timeRange')}>
           <DatePicker.RangePicker />
         </Form.Item>

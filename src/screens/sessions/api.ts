@@ -1,4 +1,5 @@
 /** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
+import { MAIL_ACCOUNT_PAGE_SIZE } from '../../contract/codes.js';
 import type { HttpPort } from '../../runtime/env.js';
 
 export interface Page<T> {
@@ -79,6 +80,8 @@ export interface ShopOption {
 /** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */
 export interface SessionFilters {
   shop_id?: number;
+  /** mail threads of this mail account's shop (mail sessions only) */
+  mail_account_id?: number;
   from?: string;
   to?: string;
   extra?: string;
@@ -88,6 +91,7 @@ export interface SessionFilters {
 export function listParams(f: SessionFilters, extraKey: string | null, page: number, pageSize: number): Record<string, unknown> {
   const p: Record<string, unknown> = { page, page_size: pageSize };
   if (f.shop_id) p.shop_id = f.shop_id;
+  if (f.mail_account_id) p.mail_account_id = f.mail_account_id;
   if (f.from) p.started_at_from = f.from;
   if (f.to) p.started_at_to = f.to;
   if (f.extra && extraKey) p[extraKey] = f.extra;
@@ -96,3 +100,14 @@ export function listParams(f: SessionFilters, extraKey: string | null, page: num
 }
 
 export const shopOptions = (http: HttpPort) => http.get<ShopOption[]>('session-area/shop-options', { limit: 500 }, { silent: true });
+
+export interface MailAccountOption {
+  id: number;
+  shop_id: number;
+  shop_name: string | null;
+  email: string;
+}
+
+/** the shops' mail accounts (spec: `GET shop/mail-account/list` with page_size 1000) */
+export const mailAccountOptions = (http: HttpPort) =>
+  http.get<Page<MailAccountOption>>('shop/mail-account/list', { page_size: MAIL_ACCOUNT_PAGE_SIZE }, { silent: true }).then((p) => p.list);

@@ -53,4 +53,33 @@ describe('useRemoteOptions', () => {
     );
     await waitFor(() => expect(screen.getByTestId('currencies').textContent).toBe('USD:USD,CNY:CNY'));
   });
+
+  it('waits for a param fed by another field (the chosen user), then labels the shops with their mail accounts', async () => {
+    function Shops({ id }: { id?: number }) {
+      const { options, loading } = useRemoteOptions({
+        api: 'GET user/shop-mail-list',
+        params: { id },
+        optionLabel: "name + (length(mail_accounts) ? ' <' + join(pick(mail_accounts, 'email'), ', ') + '>' : '')",
+      });
+      return <span data-testid="shops">{loading ? 'loading' : options.map((o) => `${o.value}:${o.label}`).join(',')}</span>;
+    }
+    const get = vi.fn(async () => [
+      { id: 3, name: 'Shop A', mail_accounts: [{ id: 1, email: 'a@x.example' }, { id: 2, email: 'b@x.example' }] },
+      { id: 4, name: 'Shop B', mail_accounts: [] },
+    ]);
+    const http = { get, post: vi.fn() } as unknown as HttpPort;
+    const env = createFakeEnv(http, { root, locale: 'en-US' });
+    const wrap = (id?: number) => (
+      <RuntimeContext.Provider value={{ env, registry: createDefaultRegistry({ strict: true }), user: null, loader: null } as unknown as Runtime}>
+        <Shops id={id} />
+      </RuntimeContext.Provider>
+    );
+    const view = render(wrap(undefined));
+    await waitFor(() => expect(screen.getByTestId('shops').textContent).toBe(''));
+    expect(get).not.toHaveBeenCalled();
+    view.rerender(wrap(9));
+    await waitFor(() => expect(screen.getByTestId('shops').textContent).toBe('3:Shop A <a@x.example, b@x.example>,4:Shop B'));
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(get.mock.calls[0]).toEqual(expect.arrayContaining(['user/shop-mail-list', { id: 9 }]));
+  });
 });

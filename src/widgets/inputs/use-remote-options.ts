@@ -1,7 +1,9 @@
 /**
  * Options loaded from an API ref through the env: a session-wide lookup (`GET shop-list` with
  * env all, src/runtime/session-data.ts) reads the reply kept since sign-in; any other call is
- * shared by the pickers that ask within 30 s.
+ * shared by the pickers that ask within 30 s. A param left empty (undefined or null: a reaction
+ * feeds it from a field not filled yet, e.g. the plan order's shops of the chosen user) means
+ * "not ready": no request, no options.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { callApi, getPath } from '../../runtime/api.js';
@@ -34,8 +36,13 @@ const memo = new Map<string, Promise<unknown>>();
 export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption[]; loading: boolean } {
   const { env } = useRuntime();
   const [state, setState] = useState<{ list: Array<Record<string, unknown>>; loading: boolean }>({ list: [], loading: true });
-  const key = `${p.api}?${JSON.stringify(p.params ?? {})}`;
+  const ready = Object.values(p.params ?? {}).every((v) => v !== undefined && v !== null);
+  const key = ready ? `${p.api}?${JSON.stringify(p.params ?? {})}` : '';
   useEffect(() => {
+    if (!key) {
+      setState({ list: [], loading: false });
+      return;
+    }
     let live = true;
     let pending = isSessionLookup(p.api, p.params) ? sessionLookup(env.http, p.api, p.params) : memo.get(key);
     if (!pending) {
