@@ -40,7 +40,9 @@ const member = (parent: unknown, child: string): unknown => (child ? (parent as 
 
 // one dynamic import per Formily module (deep paths: each is its own chunk, not the whole package)
 const formily = {
-  Input: () => import('@formily/antd-v5/esm/input/index.js').then((m) => m.Input),
+  // the bare Input (filter forms), apart from Formily's Input module with its TextArea
+  Input: () => import('./inputs/FormilyInput.js').then((m) => m.Input),
+  InputWithTextArea: () => import('@formily/antd-v5/esm/input/index.js').then((m) => m.Input),
   Password: () => import('@formily/antd-v5/esm/password/index.js').then((m) => m.Password),
   NumberPicker: () => import('@formily/antd-v5/esm/number-picker/index.js').then((m) => m.NumberPicker),
   Select: () => import('@formily/antd-v5/esm/select/index.js').then((m) => m.Select),
@@ -67,7 +69,7 @@ const fromFormily = (name: string, kind: WidgetKind): WidgetEntry => {
 export function defaultEntries(): WidgetEntry[] {
   return [
     fromFormily('Input', 'input'),
-    fromFormily('Input.TextArea', 'input'),
+    lazy('Input.TextArea', 'input', formily.InputWithTextArea, (c) => member(c, 'TextArea')),
     fromFormily('Password', 'input'),
     fromFormily('NumberPicker', 'input'),
     fromFormily('Select', 'input'),

@@ -163,6 +163,8 @@ describe('collapsed side menu', () => {
     const items = menu.locator(':scope > li.ant-menu-item, :scope > li.ant-menu-submenu');
     const n = await items.count();
     assert.ok(n >= 2, `collapsed menu items: ${n}`);
+    // the icons are a chunk loaded once the menu collapses (the expanded menu draws none)
+    await items.nth(n - 1).locator('svg').first().waitFor();
     const icons: string[] = [];
     for (let i = 0; i < n; i++) {
       const svg = items.nth(i).locator('svg').first();

@@ -4,7 +4,7 @@
  * the error boundary and the 加载中... fallback. The modules' texts are loaded before it draws.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Space, Tag, theme, Typography } from 'antd';
+import { Button, Layout, Menu, Space, Tag, theme } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface.js';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -144,9 +144,9 @@ export default function MainLayout() {
           </div>
         </Layout.Content>
         <Layout.Footer style={{ textAlign: 'center', padding: '8px 16px' }}>
-          <Typography.Text type="secondary" data-testid="app-footer">
+          <span style={{ color: token.colorTextSecondary }} data-testid="app-footer">
             {config?.version ? t('shell.app.footer', { name: t('shell.app.title'), version: config.version }) : t('shell.app.title')}
-          </Typography.Text>
+          </span>
         </Layout.Footer>
       </Layout>
     </Layout>

@@ -1,9 +1,8 @@
 import { DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Tooltip } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { isDisabled, isShown, runAction, type ActionHost, type ImportReport } from '../../runtime/actions.js';
 import type { ActionSpec } from '../../runtime/types.js';
-import { ImportReportModal } from './ImportReportModal.js';
 import { pickFile } from './pick-file.js';
 
 export interface ActionButtonsProps {
@@ -12,6 +11,10 @@ export interface ActionButtonsProps {
   /** toolbar buttons, or compact links in a table row */
   variant?: 'button' | 'link';
 }
+
+// the import report (Modal, Typography) loads when an import has a report to show: a list page
+// draws its toolbar and row actions without it
+const ImportReportModal = lazy(() => import('./ImportReportModal.js').then((m) => ({ default: m.ImportReportModal })));
 
 /** Row links shown before the rest fold into a "more" menu (a row with more than this many actions). */
 export const ROW_LINKS_SHOWN = 3;
@@ -100,14 +103,16 @@ export function ActionButtons({ actions, host, variant = 'button' }: ActionButto
         ) : null}
       </Space>
       {report && (
-        <ImportReportModal
-          report={report.report}
-          env={host.env}
-          onClose={() => {
-            report.done();
-            setReport(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ImportReportModal
+            report={report.report}
+            env={host.env}
+            onClose={() => {
+              report.done();
+              setReport(null);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );
