@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: measures the API, the queue, retrieval, the console pages, the bundle and start-up, each
+ * `npm run bench`: measures the API, the queue, retrieval, the console pages, the bundle, navigation to
+ * rows on every list page and start-up, each
  * against a baseline measured in the same run, prints a table and writes
  * bench/results/latest.json. `--smoke` is the short CI run; `--only` picks figures.
  * See docs/performance.md.
@@ -7,8 +8,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSuite } from './api/api.bench.js';
+import { closeAppServer } from './console/app-server.js';
 import { bundleSuite } from './console/bundle.bench.js';
 import { consoleSuite } from './console/console.bench.js';
+import { navigationSuite } from './console/navigation.bench.js';
 import { matches, parseArgs, USAGE } from './lib/args.js';
 import { updateDoc } from './lib/docs.js';
 import { describeMachine } from './lib/machine.js';
@@ -20,7 +23,7 @@ import { queueSuite } from './queue/queue.bench.js';
 import { retrievalSuite } from './retrieval/retrieval.bench.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const suites: Suite[] = [startupSuite, apiSuite, queueSuite, retrievalSuite, consoleSuite, bundleSuite];
+const suites: Suite[] = [startupSuite, apiSuite, queueSuite, retrievalSuite, consoleSuite, bundleSuite, navigationSuite];
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
@@ -60,6 +63,8 @@ async function main(): Promise<number> {
     }
     ctx.facts.suiteSeconds = { ...(ctx.facts.suiteSeconds as Record<string, number> | undefined), [suite.id]: Math.round((Date.now() - t0) / 1000) };
   }
+  // the app server and browser the bundle and nav suites share
+  await closeAppServer();
   const report: Report = {
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date().toISOString(),

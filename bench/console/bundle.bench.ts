@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { benchData } from '../api/data.js';
-import { startTsx } from '../lib/proc.js';
 import { ratioOf, skipped, type Suite, type SuiteContext } from '../lib/result.js';
 import { round } from '../lib/stats.js';
-import { launch } from './browser.js';
-import { buildBenchPages, ensureConsoleBuild } from './build.js';
+import { appServer, signIn } from './app-server.js';
+import { buildBenchPages } from './build.js';
 import { serveStatic } from './serve.js';
 
 /**
@@ -51,10 +49,7 @@ async function measureRoutes(ctx: SuiteContext, browser: Browser, origin: string
       await page.goto(`${origin}/login`, { waitUntil: 'networkidle' });
       await page.locator('[data-testid="login-page"]').waitFor({ timeout: 30_000 });
     });
-    await page.locator('input[autocomplete="username"]').fill(creds.email);
-    await page.locator('input[autocomplete="current-password"]').fill(creds.password);
-    await page.locator('[data-testid="login-submit"]').click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 30_000 });
+    await signIn(page, creds);
     // leave the page signed in to (its late requests, e.g. the sign-in message's code, must not
     // count for the list route): a blank page in between cancels whatever is still in flight
     await page.goto('about:blank');
@@ -94,17 +89,11 @@ export const bundleSuite: Suite = {
     if (!fs.existsSync(path.join(ctx.root, 'src/main.tsx'))) {
       return [skipped('bundle.login', '/login', 'KiB', 'console shell not landed', loginGoal), skipped('bundle.list', LIST_ROUTE, 'KiB', 'console shell not landed', listGoal)];
     }
-    ensureConsoleBuild(ctx);
+    const { origin, browser, distDir, data } = await appServer(ctx);
     buildBenchPages(ctx);
     const benchDist = path.join(ctx.root, 'bench/console/dist');
     const statics = await serveStatic(benchDist, path.join(ctx.root, 'bench/peers/node_modules'));
-    const distDir = path.join(ctx.root, 'dist');
-    const data = await benchData(ctx);
-    const child = startTsx(path.join(ctx.root, 'bench/api/server-child.ts'), [], { ...data.env, STATIC_DIR: distDir }, ctx.root);
-    const browser = await launch();
     try {
-      const ready = await child.message<{ app: number }>('BENCH_READY', 5 * 60_000);
-      const origin = `http://127.0.0.1:${ready.app}`;
       const r = await measureRoutes(ctx, browser, origin, distDir, { email: data.adminEmail, password: data.adminPassword });
       const base = { login: await baselinePage(browser, statics.origin, benchDist, 'login-antd'), list: await baselinePage(browser, statics.origin, benchDist, 'list-antd') };
       const manifest = path.join(distDir, '.vite/manifest.json');
@@ -135,9 +124,8 @@ export const bundleSuite: Suite = {
         },
       ];
     } finally {
-      await browser.close();
+      // the app server and the browser are shared with the nav suite (closed by bench/run.ts)
       await statics.close();
-      await child.stop();
     }
   },
 };

@@ -18,4 +18,7 @@ export const FIGURE_IDS: string[] = [
   'console.peer.amis.navigation',
   'bundle.login',
   'bundle.list',
+  'nav.list.p50',
+  'nav.list.worst',
+  'nav.list.all',
 ];
