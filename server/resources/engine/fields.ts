@@ -46,4 +46,17 @@ export const F = {
     virtual: true,
     select: `(SELECT s.name FROM shop s WHERE s.id = t.${col})`,
   }),
+  /**
+   * Filter only (a list's mail-account picker, spec: GET shop/mail-account/list): the rows of that
+   * account's shop; a detail names the shop's first mail account.
+   */
+  mailAccountFilter: (): FieldDef => ({
+    schema: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    nullable: true,
+    virtual: true,
+    detailOnly: true,
+    filter: 'eq',
+    select: '(SELECT min(m.id) FROM mail_account m WHERE m.shop_id = t.shop_id)',
+    filterWhere: 't.shop_id = (SELECT m.shop_id FROM mail_account m WHERE m.id = $value)',
+  }),
 };
