@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../src/contract/codes.js';
 import type { Queryable } from '../db/db.js';
 import type { JsonSchema } from './route.js';
@@ -8,6 +9,12 @@ export const MAX_PAGE_SIZE = 1000;
 export const pageProps: Record<string, JsonSchema> = {
   page: { type: 'integer', minimum: 1, default: 1 },
   page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+};
+
+/** `pageProps` as TypeBox schemas, for routes declared with `route()` (the same JSON). */
+export const pageFields = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 };
 
 /** Reply schema of a page of `item`. */

@@ -1,9 +1,10 @@
 import { invalid } from '../http/errors.js';
-import type { RouteContext } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route } from '../http/route.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { ID, Id, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS } from './enums.js';
 import { K } from './keys.js';
@@ -56,18 +57,18 @@ export const chatAssistant: ResourceDef = {
 };
 
 chatAssistant.actions = [
-  {
+  route({
     method: 'POST',
     path: 'chat/assistant/copy',
     access: { permission: [K.assistantAdd, K.assistant] },
     summary: 'Copy an assistant (name gets a " copy" suffix; the copy starts disabled)',
     reply: rowSchema(chatAssistant),
-    body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID, name: { type: 'string', minLength: 1, maxLength: 100 } } },
+    body: Type.Object({ id: Id, name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
     handler: async (ctx) => {
-      const b = ctx.body as { id: number; name?: string };
-      const src = await mustFind(chatAssistant, ctx as RouteContext, b.id);
+      const b = ctx.body;
+      const src = await mustFind(chatAssistant, ctx, b.id);
       const { id: _id, shop_name: _s, created_at: _c, updated_at: _u, ...rest } = src;
-      return insertRow(chatAssistant, ctx as RouteContext, { ...rest, name: b.name ?? `${String(src.name).slice(0, 94)} copy`, status: 0 });
+      return insertRow(chatAssistant, ctx, { ...rest, name: b.name ?? `${String(src.name).slice(0, 94)} copy`, status: 0 });
     },
-  },
+  }),
 ];

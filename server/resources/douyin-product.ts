@@ -1,9 +1,10 @@
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
 import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { Id, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { K } from './keys.js';
 import { importRoute } from './douyin-import.js';
@@ -49,35 +50,30 @@ export const douyinProduct: ResourceDef = {
 
 douyinProduct.actions = [
   importRoute(douyinProduct, PERM),
-  {
+  route({
     method: 'POST',
     path: 'shop/douyin-shop-policy-product/update-remark',
     summary: 'Set the remark of a product',
     reply: rowSchema(douyinProduct),
     access: { permission: PERM },
-    body: { type: 'object', additionalProperties: false, required: ['id', 'remark'], properties: { id: ID, remark: { type: 'string', maxLength: 1000 } } },
+    body: Type.Object({ id: Id, remark: Type.String({ maxLength: 1000 }) }, { additionalProperties: false }),
     handler: async (ctx) => {
-      const b = ctx.body as { id: number; remark: string };
-      const before = await mustFind(douyinProduct, ctx as RouteContext, b.id);
-      return updateRow(douyinProduct, ctx as RouteContext, b.id, { remark: b.remark }, before, 'update_remark');
+      const b = ctx.body;
+      const before = await mustFind(douyinProduct, ctx, b.id);
+      return updateRow(douyinProduct, ctx, b.id, { remark: b.remark }, before, 'update_remark');
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'shop/douyin-shop-policy-product/check-product-exists',
     access: { permission: PERM },
     summary: 'Whether a product id is already registered for the shop',
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['shop_id', 'product_id'],
-      properties: { shop_id: ID, product_id: { type: 'string', minLength: 1, maxLength: 60 } },
-    },
+    body: Type.Object({ shop_id: Id, product_id: Type.String({ minLength: 1, maxLength: 60 }) }, { additionalProperties: false }),
     reply: { type: 'object', properties: { exists: { type: 'boolean' }, id: { type: ['integer', 'null'] } } },
     handler: async (ctx) => {
-      const b = ctx.body as { shop_id: number; product_id: string };
+      const b = ctx.body;
       const r = await ctx.db.query<{ id: number }>(`SELECT id FROM douyin_product WHERE shop_id = $1 AND product_id = $2`, [b.shop_id, b.product_id]);
       return { exists: r.rows.length > 0, id: r.rows[0]?.id ?? null };
     },
-  },
+  }),
 ] satisfies RouteDef[];

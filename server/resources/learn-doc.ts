@@ -1,6 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { Queryable } from '../db/db.js';
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { CHUNK_DEFAULTS } from '../ai/knowledge/index.js';
 import { DOC_FILE_TYPES, precheckUpload } from '../ai/parse/index.js';
@@ -9,7 +9,7 @@ import { F } from './engine/fields.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind, updateRow } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { ID, idBody, rowSchema } from './engine/schemas.js';
 import { check } from './engine/validate.js';
 import type { ResourceDef } from './engine/types.js';
 import { DOC_STATUS, ids } from './enums.js';
@@ -54,7 +54,7 @@ export const learnDoc: ResourceDef = {
 };
 
 /** Queues the learning job in the caller's transaction (`q`): it commits with the change or not at all. */
-async function enqueueLearning(ctx: RouteContext, q: Queryable, id: number, name: string): Promise<void> {
+async function enqueueLearning(ctx: RouteContext<unknown, unknown>, q: Queryable, id: number, name: string): Promise<void> {
   await ctx.req.server.jobs.enqueue(q, DOC_LEARN, { docId: id }, {
     createdBy: ctx.user?.id ?? null,
     ref: { type: 'learn_doc', id },
@@ -129,36 +129,34 @@ const createRoute: RouteDef = {
   },
 };
 
-const idOnly = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } };
-
-const learnRoute: RouteDef = {
+const learnRoute = route({
   method: 'POST',
   path: 'learn-doc/learn',
   access: { permission: K.docLearn },
   summary: 'Learn a document again (status back to 0, its chunks leave the index, a doc.learn job learns it)',
-  body: idOnly,
+  body: idBody,
   reply: rowSchema(learnDoc),
   handler: async (ctx) => {
-    const { id } = ctx.body as { id: number };
-    const before = await mustFind(learnDoc, ctx as RouteContext, id);
+    const { id } = ctx.body;
+    const before = await mustFind(learnDoc, ctx, id);
     await ctx.db.query(`UPDATE learn_doc SET status = 0, error = '', content = '', learned_at = NULL WHERE id = $1`, [id]);
-    const row = await updateRow(learnDoc, ctx as RouteContext, id, {}, before, 'learn');
-    await enqueueLearning(ctx as RouteContext, ctx.db, id, String(before.name));
+    const row = await updateRow(learnDoc, ctx, id, {}, before, 'learn');
+    await enqueueLearning(ctx, ctx.db, id, String(before.name));
     return row;
   },
-};
+});
 
-const contentRoute: RouteDef = {
+const contentRoute = route({
   method: 'POST',
   path: 'learn-doc/get-content',
   access: { permission: K.doc },
   summary: 'The extracted text of a document (empty while status is 0)',
-  body: idOnly,
+  body: idBody,
   reply: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, status: { type: 'integer' }, content: { type: 'string' }, error: { type: 'string' } } },
   handler: async (ctx) => {
-    const r = await mustFind(learnDoc, ctx as RouteContext, (ctx.body as { id: number }).id);
+    const r = await mustFind(learnDoc, ctx, ctx.body.id);
     return { id: r.id, name: r.name, status: r.status, content: r.content, error: r.error };
   },
-};
+});
 
 learnDoc.actions = [createRoute, learnRoute, contentRoute];

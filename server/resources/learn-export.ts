@@ -2,7 +2,8 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../db/db.js';
 import { conflict, notFound } from '../http/errors.js';
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { applyFilters, Sql } from './engine/list.js';
 import { ID, listQuerySchema } from './engine/schemas.js';
@@ -138,7 +139,7 @@ const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').slice(0, 15);
 /** The export routes of a resource: the export itself, the exports of the caller, the download. */
 export function exportRoutes(def: ResourceDef): RouteDef[] {
   const q = listQuerySchema(def);
-  const { page: _p, page_size: _s, sort_by: _b, sort_order: _o, then_by: _tb, then_order: _to, ...filters } = q.properties as Record<string, unknown>;
+  const { page: _p, page_size: _s, sort_by: _b, sort_order: _o, then_by: _tb, then_order: _to, ...filters } = q.properties;
   const bodySchema = {
     type: 'object',
     additionalProperties: false,
@@ -254,32 +255,34 @@ const exportRow = {
 };
 
 /** the exports the caller may see: their own (a super admin: everyone's) */
-const mine = (ctx: RouteContext, params: unknown[]) => {
+const mine = (ctx: RouteContext<unknown, unknown>, params: unknown[]) => {
   if (ctx.user?.isSuperAdmin) return 'TRUE';
   params.push(ctx.user?.id ?? 0);
   return `e.created_by = $${params.length}`;
 };
 
-const exportListRoute: RouteDef = {
+const EXPORT_PAGE = { page: 1, page_size: 10 };
+
+const exportListRoute = route({
   method: 'GET',
   path: 'learn-material/export/list',
   access: { permission: EXPORT_PERMS },
   summary: 'Your learn-material exports (a super admin sees all): status, rows written of rows, expiry',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'expired'] },
-      page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-      page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  query: Type.Object(
+    {
+      status: Type.Optional(Type.String({ enum: ['queued', 'running', 'done', 'failed', 'expired'] })),
+      page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: EXPORT_PAGE.page })),
+      page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: EXPORT_PAGE.page_size })),
     },
-  },
+    { additionalProperties: false },
+  ),
   reply: {
     type: 'object',
     properties: { list: { type: 'array', items: exportRow }, total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' } },
   },
   handler: async (ctx) => {
-    const q = ctx.query as { status?: string; page: number; page_size: number };
+    // validation fills in the defaults; TypeBox still types the two as optional
+    const q = { ...EXPORT_PAGE, ...ctx.query };
     const params: unknown[] = [ctx.req.server.jobs.clock.now()];
     const state = STATE_SQL.replace('$EXP', '$1');
     const where = [mine(ctx, params)];
@@ -301,7 +304,7 @@ const exportListRoute: RouteDef = {
     );
     return { list: list.rows, total, page: q.page, page_size: q.page_size };
   },
-};
+});
 
 function downloadRoute(method: 'GET' | 'POST'): RouteDef {
   const schema = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } };

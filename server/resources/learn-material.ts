@@ -1,9 +1,11 @@
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
 import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind, updateRow } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { ID, Id, idBody, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS, MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, ids } from './enums.js';
 import { K } from './keys.js';
@@ -92,37 +94,50 @@ export const learnKnowledge: ResourceDef = {
   },
 };
 
-const body = (required: string[], properties: Record<string, unknown>) => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  properties,
-});
-
-const materialAction = (path: string, permission: string | string[], props: Record<string, unknown>, required: string[], apply: (ctx: RouteContext, b: Record<string, unknown>) => Record<string, unknown>, action: string): RouteDef => ({
-  method: 'POST',
-  path: `learn-material/${path}`,
-  access: { permission },
-  body: body(['id', ...required], { id: ID, ...props }),
-  get reply() {
-    return rowSchema(learnMaterial);
-  },
-  handler: async (ctx) => {
-    const b = ctx.body as Record<string, unknown> & { id: number };
-    const before = await mustFind(learnMaterial, ctx as RouteContext, b.id);
-    return updateRow(learnMaterial, ctx as RouteContext, b.id, apply(ctx as RouteContext, b), before, action);
-  },
-});
+/** `POST learn-material/<path>` with `body` ({ id, … }): `apply` turns the body into the columns written (audit action `action`). */
+const materialAction = <B extends { id: number }>(
+  path: string,
+  permission: string | string[],
+  body: TSchema & { static: B },
+  apply: (b: B) => Record<string, unknown>,
+  action: string,
+) =>
+  route({
+    method: 'POST',
+    path: `learn-material/${path}`,
+    access: { permission },
+    body,
+    get reply() {
+      return rowSchema(learnMaterial);
+    },
+    handler: async (ctx) => {
+      const { id } = ctx.body;
+      const before = await mustFind(learnMaterial, ctx, id);
+      return updateRow(learnMaterial, ctx, id, apply(ctx.body), before, action);
+    },
+  });
 
 learnMaterial.actions = [
   ...exportRoutes(learnMaterial),
-  materialAction('remark', K.materialRemark, { remark: { type: 'string', maxLength: 1000 } }, ['remark'], (_c, b) => ({ remark: b.remark }), 'remark'),
-  {
-    ...materialAction('ticket-learn', K.materialTicketLearn, {}, [], () => ({ ticket_learn: 1 }), 'ticket_learn'),
+  materialAction(
+    'remark',
+    K.materialRemark,
+    Type.Object({ id: Id, remark: Type.String({ maxLength: 1000 }) }, { additionalProperties: false }),
+    (b) => ({ remark: b.remark }),
+    'remark',
+  ),
+  route({
+    method: 'POST',
+    path: 'learn-material/ticket-learn',
+    access: { permission: K.materialTicketLearn },
+    body: idBody,
+    get reply() {
+      return rowSchema(learnMaterial);
+    },
     summary: 'Start learning a ticket: status learning, and a policy candidate for review in shop/learn-policy',
     handler: async (ctx) => {
-      const { id } = ctx.body as { id: number };
-      const before = await mustFind(learnMaterial, ctx as RouteContext, id);
+      const { id } = ctx.body;
+      const before = await mustFind(learnMaterial, ctx, id);
       if (before.ticket_learn !== 0) throw conflict('this ticket is already being learned or learned / 该工单正在学习或已学习');
       const m = (await ctx.db.query<{ shop_id: number; subject: string; question: string; answer: string; channel: string }>(
         `SELECT shop_id, subject, question, answer, channel FROM learn_material WHERE id = $1`, [id])).rows[0];
@@ -130,57 +145,69 @@ learnMaterial.actions = [
         `INSERT INTO learn_policy (shop_id, question, answer, channel, status, source) VALUES ($1, $2, $3, $4, 0, 'material')`,
         [m.shop_id, m.subject.slice(0, 500), m.answer || m.question, m.channel],
       );
-      return updateRow(learnMaterial, ctx as RouteContext, id, { ticket_learn: 1 }, before, 'ticket_learn');
+      return updateRow(learnMaterial, ctx, id, { ticket_learn: 1 }, before, 'ticket_learn');
     },
-  },
+  }),
   materialAction(
     'update-ticket-learn',
     K.materialTicketLearn,
-    { ticket_learn: { type: 'integer', enum: ids(TICKET_LEARN) }, ticket_learn_note: { type: 'string', maxLength: 1000 } },
-    ['ticket_learn'],
-    (_c, b) => ({ ticket_learn: b.ticket_learn, ...(b.ticket_learn_note !== undefined ? { ticket_learn_note: b.ticket_learn_note } : {}) }),
+    Type.Object(
+      { id: Id, ticket_learn: Type.Integer({ enum: ids(TICKET_LEARN) }), ticket_learn_note: Type.Optional(Type.String({ maxLength: 1000 })) },
+      { additionalProperties: false },
+    ),
+    (b) => ({ ticket_learn: b.ticket_learn, ...(b.ticket_learn_note !== undefined ? { ticket_learn_note: b.ticket_learn_note } : {}) }),
     'update_ticket_learn',
   ),
 ];
 
 export const knowledgeRoutes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: 'learn-knowledge/create',
     access: { permission: [K.materialDetail, K.material] },
     summary: 'Write knowledge (question + answer) from a material; the material becomes learned',
     reply: rowSchema(learnKnowledge),
-    body: body(['shop_id', 'question', 'answer'], {
-      material_id: ID,
-      shop_id: ID,
-      question: { type: 'string', minLength: 1, maxLength: 500 },
-      answer: { type: 'string', minLength: 1, maxLength: 20000 },
-      channel: { type: 'string', enum: [...CHANNELS] },
-    }),
+    body: Type.Object(
+      {
+        material_id: Type.Optional(Id),
+        shop_id: Id,
+        question: Type.String({ minLength: 1, maxLength: 500 }),
+        answer: Type.String({ minLength: 1, maxLength: 20000 }),
+        channel: Type.Optional(StringEnum(CHANNELS)),
+      },
+      { additionalProperties: false },
+    ),
     handler: async (ctx) => {
-      const b = ctx.body as Record<string, unknown>;
+      const b = ctx.body;
       await mustExist(ctx.db, 'shop', b.shop_id, 'shop_id');
       await mustExist(ctx.db, 'learn_material', b.material_id, 'material_id');
-      const row = await insertRow(learnKnowledge, ctx as RouteContext, b);
+      const row = await insertRow(learnKnowledge, ctx, b);
       if (b.material_id) {
-        const before = await mustFind(learnMaterial, ctx as RouteContext, b.material_id as number);
-        if (before.status !== 1) await updateRow(learnMaterial, ctx as RouteContext, b.material_id as number, { status: 1 }, before, 'learned');
+        const before = await mustFind(learnMaterial, ctx, b.material_id);
+        if (before.status !== 1) await updateRow(learnMaterial, ctx, b.material_id, { status: 1 }, before, 'learned');
       }
       return row;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'learn-knowledge/to-policy',
     access: { permission: [K.materialDetail, K.material, K.materialKnowledge] },
     summary: 'Turn a knowledge entry into a shop policy (once)',
     reply: rowSchema(policy),
-    body: body(['id'], { id: ID, title: { type: 'string', minLength: 1, maxLength: 200 }, source_type: { type: 'integer', enum: ids(POLICY_SOURCE_TYPES), default: 5 } }),
+    body: Type.Object(
+      {
+        id: Id,
+        title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        source_type: Type.Optional(Type.Integer({ enum: ids(POLICY_SOURCE_TYPES), default: 5 })),
+      },
+      { additionalProperties: false },
+    ),
     handler: async (ctx) => {
-      const b = ctx.body as { id: number; title?: string; source_type?: number };
-      const before = await mustFind(learnKnowledge, ctx as RouteContext, b.id);
+      const b = ctx.body;
+      const before = await mustFind(learnKnowledge, ctx, b.id);
       if (before.policy_id) throw conflict(`already turned into policy ${String(before.policy_id)} / 已转为策略 ${String(before.policy_id)}`);
-      const created = await insertRow(policy, ctx as RouteContext, {
+      const created = await insertRow(policy, ctx, {
         shop_id: before.shop_id,
         title: b.title ?? String(before.question).slice(0, 200),
         content: before.answer,
@@ -191,5 +218,5 @@ export const knowledgeRoutes: RouteDef[] = [
       await ctx.audit({ action: 'to_policy', resource: 'learn_knowledge', targetId: b.id, before, after: { ...before, policy_id: created.id } });
       return created;
     },
-  },
+  }),
 ];

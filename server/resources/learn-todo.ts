@@ -5,8 +5,10 @@
  * learning failed (status 2, with the reason). Each row names the page where it is handled.
  * Newest first; filter by kind and shop. One UNION ALL over the four tables' status indexes.
  */
-import type { RouteDef } from '../http/route.js';
-import { ID } from './engine/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { route } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
+import { Id } from './engine/schemas.js';
 import { K } from './keys.js';
 
 export const TODO_KINDS = ['material', 'policy_candidate', 'product_candidate', 'doc_failed'] as const;
@@ -20,21 +22,22 @@ const SOURCES: Record<Kind, string> = {
   doc_failed: `SELECT 'doc_failed' AS kind, id, shop_id, name AS title, error AS detail, created_at FROM learn_doc WHERE status = 2`,
 };
 
-export const learnTodoRoute: RouteDef = {
+const TODO_PAGE = { page: 1, page_size: 10 };
+
+export const learnTodoRoute = route({
   method: 'GET',
   path: 'learn-todo/list',
   access: { permission: K.todoPreview },
   summary: 'Learning work waiting for a person: unhandled materials, policy and product candidates to review, documents that failed to learn (newest first)',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-      page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-      kind: { type: 'string', enum: [...TODO_KINDS] },
-      shop_id: ID,
+  query: Type.Object(
+    {
+      page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: TODO_PAGE.page })),
+      page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: TODO_PAGE.page_size })),
+      kind: Type.Optional(StringEnum(TODO_KINDS)),
+      shop_id: Type.Optional(Id),
     },
-  },
+    { additionalProperties: false },
+  ),
   reply: {
     type: 'object',
     properties: {
@@ -61,7 +64,8 @@ export const learnTodoRoute: RouteDef = {
     },
   },
   handler: async ({ db, query }) => {
-    const q = query as { page: number; page_size: number; kind?: Kind; shop_id?: number };
+    // validation fills in the defaults; TypeBox still types the two as optional
+    const q = { ...TODO_PAGE, ...query };
     const params: unknown[] = [];
     const shop = q.shop_id ? ` AND shop_id = $${params.push(q.shop_id)}` : '';
     const kinds = q.kind ? [q.kind] : TODO_KINDS;
@@ -89,4 +93,4 @@ export const learnTodoRoute: RouteDef = {
       counts: byKind,
     };
   },
-};
+});

@@ -1,8 +1,9 @@
-import type { RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
 import { notFound } from '../http/errors.js';
 import { MAIL_ACCOUNT_PAGE_SIZE, USER_SEARCH_LIMIT } from '../../src/contract/codes.js';
 import { F } from './engine/fields.js';
-import { ID, idQuery } from './engine/schemas.js';
+import { idQuery } from './engine/schemas.js';
 import { listRows } from './engine/list.js';
 import type { ResourceDef } from './engine/types.js';
 import { K, PICKERS } from './keys.js';
@@ -84,53 +85,48 @@ async function shopsOf(db: import('../db/db.js').Queryable, userId: number) {
 const customerPicker: ResourceDef = { ...customer, maxPageSize: 1000 };
 
 export const merchantRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: 'users',
     access: { permission: PICKERS },
     summary: 'Merchant users for pickers (paged, keyword over name / email / id)',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        page: { type: 'integer', minimum: 1, default: 1 },
-        page_size: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
-        keyword: { type: 'string', maxLength: 100 },
+    query: Type.Object(
+      {
+        page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+        keyword: Type.Optional(Type.String({ maxLength: 100 })),
       },
-    },
-    handler: ({ db, query }) => listRows(customerPicker, db, query as Record<string, unknown>),
-  },
-  {
+      { additionalProperties: false },
+    ),
+    handler: ({ db, query }) => listRows(customerPicker, db, query),
+  }),
+  route({
     method: 'GET',
     path: 'user/info',
     access: { permission: [K.customerList, K.voiceCustomers, K.planOrder, K.voicePlanOrder] },
     summary: 'One merchant user with their shops and mail accounts',
     query: idQuery,
     reply: { type: 'object', properties: { ...userBrief.properties, phone: { type: ['string', 'null'] }, created_at: { type: 'string', format: 'date-time' }, shops: { type: 'array', items: shopBrief } } },
-    handler: async ({ db, query }) => {
-      const id = Number((query as { id: number }).id);
+    handler: async ({ db, query: { id } }) => {
       const r = await db.query(`SELECT id, name, email, phone, country_code, status, created_at FROM merchant_user WHERE id = $1`, [id]);
       if (!r.rows[0]) throw notFound('user');
       return { ...r.rows[0], shops: await shopsOf(db, id) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'user/search-by-id',
     access: { permission: PICKERS },
     summary: 'Merchant users whose id starts with the given digits (at most `limit`, default and maximum 100)',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id'],
-      properties: {
-        id: { type: 'string', pattern: '^\\d{1,10}$' },
-        limit: { type: 'integer', minimum: 1, maximum: USER_SEARCH_LIMIT, default: USER_SEARCH_LIMIT },
+    query: Type.Object(
+      {
+        id: Type.String({ pattern: '^\\d{1,10}$' }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: USER_SEARCH_LIMIT, default: USER_SEARCH_LIMIT })),
       },
-    },
+      { additionalProperties: false },
+    ),
     reply: { type: 'array', items: userBrief },
-    handler: async ({ db, query }) => {
-      const q = query as { id: string; limit?: number };
+    handler: async ({ db, query: q }) => {
       // exact id first, then ids with that prefix (id range scans on the primary key, no seq scan)
       const n = Number(q.id);
       const limit = Number(q.limit ?? USER_SEARCH_LIMIT);
@@ -144,19 +140,18 @@ export const merchantRoutes: RouteDef[] = [
       );
       return r.rows;
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'user/shop-mail-list',
     access: { permission: PICKERS },
     summary: "A merchant user's shops, each with its mail accounts",
-    query: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } },
+    query: idQuery,
     reply: { type: 'array', items: shopBrief },
-    handler: async ({ db, query }) => {
-      const id = Number((query as { id: number }).id);
+    handler: async ({ db, query: { id } }) => {
       const r = await db.query(`SELECT 1 FROM merchant_user WHERE id = $1`, [id]);
       if (!r.rows.length) throw notFound('user');
       return shopsOf(db, id);
     },
-  },
+  }),
 ];

@@ -1,8 +1,9 @@
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { Id, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { NOTICE_STATUS, SHOP_TYPES, ids } from './enums.js';
 import { K } from './keys.js';
@@ -70,7 +71,7 @@ export const notification: ResourceDef = {
   },
 };
 
-const pushRoute: RouteDef = {
+const pushRoute = route({
   method: 'POST',
   path: 'notification/push',
   access: { permission: K.noticePush },
@@ -79,15 +80,10 @@ const pushRoute: RouteDef = {
   get reply() {
     return rowSchema(notification);
   },
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id'],
-    properties: { id: ID, force: { type: 'boolean', default: false } },
-  },
+  body: Type.Object({ id: Id, force: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
   handler: async (ctx) => {
-    const { id, force } = ctx.body as { id: number; force?: boolean };
-    const before = await mustFind(notification, ctx as RouteContext, id);
+    const { id, force } = ctx.body;
+    const before = await mustFind(notification, ctx, id);
     const live = await ctx.db.query(`SELECT 1 FROM work_job WHERE id = $1 AND state IN ('queued', 'running')`, [before.push_job_id ?? 0]);
     if (live.rows.length) throw conflict('this notification is being pushed / 该通知正在推送中');
     if (before.status === 1 && !force) throw conflict('this notification was already pushed; send force: true to push it again / 该通知已推送，再次推送请确认');
@@ -100,9 +96,9 @@ const pushRoute: RouteDef = {
       title: `Push "${String(before.title).slice(0, 60)}" / 推送通知`,
     });
     await ctx.db.query(`UPDATE notification SET status = 2, push_job_id = $2, updated_at = now() WHERE id = $1`, [id, job.id]);
-    return updateRow(notification, ctx as RouteContext, id, {}, before, 'push');
+    return updateRow(notification, ctx, id, {}, before, 'push');
   },
-};
+});
 
 const deliveryRow = {
   type: 'object',
@@ -116,28 +112,29 @@ const deliveryRow = {
 };
 
 /** The deliveries of a notification (who got it, who read it), paged. */
-const deliveriesRoute: RouteDef = {
+const DELIVERY_PAGE = { page: 1, page_size: 10 };
+
+const deliveriesRoute = route({
   method: 'GET',
   path: 'notification/delivery/list',
   access: { permission: K.notice },
   summary: 'The shops a notification was delivered to, with read times and the read token the merchant side uses',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['notification_id'],
-    properties: {
-      notification_id: ID,
-      read: { type: 'boolean' },
-      page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-      page_size: { type: 'integer', minimum: 1, maximum: 500, default: 10 },
+  query: Type.Object(
+    {
+      notification_id: Id,
+      read: Type.Optional(Type.Boolean()),
+      page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: DELIVERY_PAGE.page })),
+      page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DELIVERY_PAGE.page_size })),
     },
-  },
+    { additionalProperties: false },
+  ),
   reply: {
     type: 'object',
     properties: { list: { type: 'array', items: deliveryRow }, total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' } },
   },
   handler: async (ctx) => {
-    const q = ctx.query as { notification_id: number; read?: boolean; page: number; page_size: number };
+    // validation fills in the defaults; TypeBox still types the two as optional
+    const q = { ...DELIVERY_PAGE, ...ctx.query };
     const where = `d.notification_id = $1${q.read === undefined ? '' : q.read ? ' AND d.read_at IS NOT NULL' : ' AND d.read_at IS NULL'}`;
     const total = (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notification_delivery d WHERE ${where}`, [q.notification_id])).rows[0].n;
     const list = await ctx.db.query(
@@ -148,26 +145,21 @@ const deliveriesRoute: RouteDef = {
     );
     return { list: list.rows, total, page: q.page, page_size: q.page_size };
   },
-};
+});
 
 /**
  * The merchant side (a shop's console or plugin) marks a delivered notification read with the
  * delivery's read token (a 256-bit capability handed over with the delivery; no console session).
  * The first read sets `read_at` and the notification's read count; later reads change nothing.
  */
-export const merchantReadRoute: RouteDef = {
+export const merchantReadRoute = route({
   method: 'POST',
   base: 'common',
   path: 'merchant/notification/read',
   access: 'public',
   tags: ['merchant'],
   summary: 'Merchant side: mark a delivered notification read (by its delivery read token)',
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['token'],
-    properties: { token: { type: 'string', minLength: 32, maxLength: 64, pattern: '^[0-9a-f]+$' } },
-  },
+  body: Type.Object({ token: Type.String({ minLength: 32, maxLength: 64, pattern: '^[0-9a-f]+$' }) }, { additionalProperties: false }),
   reply: {
     type: 'object',
     properties: {
@@ -179,7 +171,7 @@ export const merchantReadRoute: RouteDef = {
     },
   },
   handler: async (ctx) => {
-    const { token } = ctx.body as { token: string };
+    const { token } = ctx.body;
     const d = (
       await ctx.db.query<{ notification_id: number; shop_id: number; read_at: Date | null }>(
         `SELECT notification_id, shop_id, read_at FROM notification_delivery WHERE read_token = $1 FOR UPDATE`,
@@ -205,7 +197,7 @@ export const merchantReadRoute: RouteDef = {
     ).rows[0];
     return { notification_id: d.notification_id, shop_id: d.shop_id, read_at: readAt, first_read: !d.read_at, push_read_count: n?.push_read_count ?? 0 };
   },
-};
+});
 
 const targetTypesRoute: RouteDef = {
   method: 'GET',

@@ -8,12 +8,14 @@
  */
 import type { Queryable } from '../db/db.js';
 import { invalid, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
 import { PermanentJobError, type JobKind } from '../jobs/types.js';
 import { F } from './engine/fields.js';
 import { mustExist } from './engine/refs.js';
-import { ID } from './engine/schemas.js';
+import { ID, Id, idQuery } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { K } from './keys.js';
 
@@ -88,6 +90,7 @@ export const replyTemplate: ResourceDef = {
 export const SYNC_KIND = 'shop.sync';
 export const SYNC_SCOPES = ['messages', 'orders', 'all'] as const;
 type SyncScope = (typeof SYNC_SCOPES)[number];
+const SYNC_DEFAULTS: { scope: SyncScope; days: number } = { scope: 'all', days: 7 };
 interface SyncData {
   shopId: number;
   scope: SyncScope;
@@ -218,27 +221,24 @@ export function estimateTokens(text: string): number {
   return cjk + Math.ceil((text.length - cjk) / 4);
 }
 
-const idQuery = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ID } };
-
 export const pageGroupRoutes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: 'shop/sync',
     access: { permission: PG.shopSync },
     summary: "Start syncing a shop's messages and / or orders of the last `days` days from its platform (a shop.sync job; the reply names it)",
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['shop_id'],
-      properties: {
-        shop_id: ID,
-        scope: { type: 'string', enum: [...SYNC_SCOPES], default: 'all' },
-        days: { type: 'integer', minimum: 1, maximum: 90, default: 7 },
+    body: Type.Object(
+      {
+        shop_id: Id,
+        scope: Type.Optional(StringEnum(SYNC_SCOPES, { default: SYNC_DEFAULTS.scope })),
+        days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: SYNC_DEFAULTS.days })),
       },
-    },
+      { additionalProperties: false },
+    ),
     reply: { type: 'object', properties: { job_id: { type: 'integer' }, shop_id: { type: 'integer' } } },
     handler: async (ctx) => {
-      const b = ctx.body as { shop_id: number; scope: SyncScope; days: number };
+      // validation fills in the defaults; TypeBox still types the two as optional
+      const b = { ...SYNC_DEFAULTS, ...ctx.body };
       await mustExist(ctx.db, 'shop', b.shop_id, 'shop_id');
       const live = await ctx.db.query(
         `SELECT 1 FROM work_job WHERE kind = $1 AND ref_type = 'shop' AND ref_id = $2 AND state IN ('queued', 'running')`,
@@ -252,23 +252,22 @@ export const pageGroupRoutes: RouteDef[] = [
       await ctx.audit({ action: 'sync', resource: 'shop', targetId: b.shop_id, after: { scope: b.scope, days: b.days, job_id: job.id } });
       return { job_id: job.id, shop_id: b.shop_id };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'shop-sync/list',
     access: { permission: PG.syncLog },
     summary: 'The sync log: shop.sync jobs, newest first, with what each pulled; filter by shop and state',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ...pageProps,
-        shop_id: ID,
-        state: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
+    query: Type.Object(
+      {
+        ...pageFields,
+        shop_id: Type.Optional(Id),
+        state: Type.Optional(Type.String({ enum: ['queued', 'running', 'done', 'failed', 'cancelled'] })),
       },
-    },
+      { additionalProperties: false },
+    ),
     reply: pageReply(syncRow),
-    handler: (ctx: RouteContext<PageQuery & { shop_id?: number; state?: string }>) =>
+    handler: (ctx) =>
       paged(
         ctx.db,
         {
@@ -279,8 +278,8 @@ export const pageGroupRoutes: RouteDef[] = [
         },
         ctx.query,
       ),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'shop-sync/detail',
     access: { permission: [PG.syncLog, PG.syncSuccess, PG.syncFail] },
@@ -288,13 +287,13 @@ export const pageGroupRoutes: RouteDef[] = [
     query: idQuery,
     reply: { type: 'object', properties: { ...syncRow.properties, summary: { type: 'string' }, advice: { type: 'string' }, succeeded: { type: 'boolean' } } },
     handler: async (ctx) => {
-      const id = (ctx.query as { id: number }).id;
+      const { id } = ctx.query;
       const r = (await ctx.db.query<Record<string, unknown>>(`SELECT ${SYNC_COLS} ${SYNC_FROM} AND j.id = $1`, [id])).rows[0];
       if (!r) throw notFound(`sync ${id}`);
       return { ...r, summary: summary(r), advice: advice(r), succeeded: r.state === 'done' };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'plan-order/renew-detail',
     access: { permission: [K.planOrder, PG.renew] },
@@ -331,7 +330,7 @@ export const pageGroupRoutes: RouteDef[] = [
       },
     },
     handler: async (ctx) => {
-      const id = (ctx.query as { id: number }).id;
+      const { id } = ctx.query;
       const o = (
         await ctx.db.query<Record<string, unknown>>(
           `SELECT o.id, o.order_no, o.user_id, u.name AS user_name, o.shop_id, s.name AS shop_name, o.plan_id, p.name AS plan_name,
@@ -376,8 +375,8 @@ export const pageGroupRoutes: RouteDef[] = [
           : 'The first order of this merchant for this shop: it renews nothing / 该商户在此店铺的第一笔订单，无可续费的前一订单',
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'policy/versions',
     access: { permission: [K.policy, K.storePolicy] },
@@ -405,7 +404,7 @@ export const pageGroupRoutes: RouteDef[] = [
       },
     },
     handler: async (ctx) => {
-      const id = (ctx.query as { id: number }).id;
+      const { id } = ctx.query;
       const p = (
         await ctx.db.query<{ id: number; title: string; content: string; status: number; channel: string; updated_at: string }>(
           `SELECT id, title, content, status, channel, updated_at FROM policy WHERE id = $1`,
@@ -439,8 +438,8 @@ export const pageGroupRoutes: RouteDef[] = [
       ];
       return { id: p.id, title: p.title, total, list };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'session/dialogue',
     access: { permission: [PG.chat, PG.mark, PG.feedback, PG.profileAdvanced] },
@@ -472,7 +471,7 @@ export const pageGroupRoutes: RouteDef[] = [
       },
     },
     handler: async (ctx) => {
-      const id = (ctx.query as { id: number }).id;
+      const { id } = ctx.query;
       const s = (
         await ctx.db.query<Record<string, unknown>>(
           `SELECT c.id, sh.name AS shop_name, c.customer_name, c.channel, c.started_at FROM chat_session c LEFT JOIN shop sh ON sh.id = c.shop_id WHERE c.id = $1`,
@@ -489,8 +488,8 @@ export const pageGroupRoutes: RouteDef[] = [
       const messages = m.rows.map((r) => ({ ...r, role: roleOf(Number(r.msg_type)) }));
       return { ...s, message_count: messages.length, messages };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'session/message-extra',
     access: { permission: [PG.chat, PG.mark, PG.feedback] },
@@ -520,7 +519,7 @@ export const pageGroupRoutes: RouteDef[] = [
       },
     },
     handler: async (ctx) => {
-      const id = (ctx.query as { id: number }).id;
+      const { id } = ctx.query;
       const m = (
         await ctx.db.query<{
           id: number;
@@ -564,5 +563,5 @@ export const pageGroupRoutes: RouteDef[] = [
         responder: AI_TYPES.includes(Number(m.msg_type)) ? 'ai' : roleOf(Number(m.msg_type)),
       };
     },
-  },
+  }),
 ];

@@ -1,9 +1,10 @@
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { listRows } from './engine/list.js';
 import { mustExist } from './engine/refs.js';
-import { ID } from './engine/schemas.js';
+import { ID, Id } from './engine/schemas.js';
 import type { ResourceDef, Row } from './engine/types.js';
 import { CURRENCIES, PLAN_ORDER_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
@@ -92,24 +93,25 @@ async function writeLog(ctx: RouteContext, id: number, action: string, changes: 
 }
 
 export const planOrderRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: 'plan-order/log-info',
     access: { permission: [K.planOrder, K.voicePlanOrder] },
     summary: 'Change log of one plan order (newest first)',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id'],
-      properties: { id: ID, page: { type: 'integer', minimum: 1, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
-    },
-    handler: async ({ db, query }) => {
-      const q = query as { id: number; page?: number; page_size?: number };
+    query: Type.Object(
+      {
+        id: Id,
+        page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async ({ db, query: q }) => {
       const r = await db.query(`SELECT 1 FROM plan_order WHERE id = $1`, [q.id]);
       if (!r.rows.length) throw notFound('plan order');
       return listRows(planOrderLog, db, { page: q.page, page_size: q.page_size, plan_order_id: q.id });
     },
-  },
+  }),
 ];
 
 const planOrderLog: ResourceDef = {

@@ -1,8 +1,9 @@
-import type { RouteContext, RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
 import { conflict } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { mustFind, updateRow } from './engine/routes.js';
-import { ID, rowSchema } from './engine/schemas.js';
+import { Id, idBody, rowSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { DESC_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
@@ -47,37 +48,35 @@ export const productDesc: ResourceDef = {
   operations: { list: { permission: K.productKnowledge } },
 };
 
-const body = (props: Record<string, unknown>, required: string[]) => ({ type: 'object', additionalProperties: false, required, properties: props });
-
 productDesc.actions = [
-  {
+  route({
     method: 'POST',
     path: 'shop-product-desc/edit',
     access: { permission: K.productKnowledge },
     summary: 'Correct the identified description by hand (status becomes identified)',
     reply: rowSchema(productDesc),
-    body: body({ id: ID, identified_desc: { type: 'string', minLength: 1, maxLength: 20000 } }, ['id', 'identified_desc']),
+    body: Type.Object({ id: Id, identified_desc: Type.String({ minLength: 1, maxLength: 20000 }) }, { additionalProperties: false }),
     handler: async (ctx) => {
-      const b = ctx.body as { id: number; identified_desc: string };
-      const before = await mustFind(productDesc, ctx as RouteContext, b.id);
+      const b = ctx.body;
+      const before = await mustFind(productDesc, ctx, b.id);
       // a hand correction wins over a queued or running identification (its job stops writing)
       await ctx.db.query(
         `UPDATE product_desc SET status = 2, identify_method = 'manual', identify_error = '', identify_job_id = NULL WHERE id = $1`,
         [b.id],
       );
-      return updateRow(productDesc, ctx as RouteContext, b.id, { identified_desc: b.identified_desc }, before, 'edit');
+      return updateRow(productDesc, ctx, b.id, { identified_desc: b.identified_desc }, before, 'edit');
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'shop-product-desc/reidentify',
     access: { permission: K.productKnowledge },
     summary: 'Identify the description again as a job (`product.reidentify`: the model when one is configured, else the built-in extraction); status back to pending',
     reply: rowSchema(productDesc),
-    body: body({ id: ID }, ['id']),
+    body: idBody,
     handler: async (ctx) => {
-      const { id } = ctx.body as { id: number };
-      const before = await mustFind(productDesc, ctx as RouteContext, id);
+      const { id } = ctx.body;
+      const before = await mustFind(productDesc, ctx, id);
       const live = await ctx.db.query(`SELECT 1 FROM product_desc t WHERE t.id = $1 AND ${LIVE_JOB}`, [id]);
       if (live.rows.length) throw conflict('identification is already queued or running / 正在识别中，请稍候');
       // the job and the status change commit together
@@ -87,7 +86,7 @@ productDesc.actions = [
         title: `Identify "${String(before.title).slice(0, 60)}" / 识别商品描述`,
       });
       await ctx.db.query(`UPDATE product_desc SET status = 0, identify_error = '', identify_job_id = $2 WHERE id = $1`, [id, job.id]);
-      return updateRow(productDesc, ctx as RouteContext, id, {}, before, 'reidentify');
+      return updateRow(productDesc, ctx, id, {}, before, 'reidentify');
     },
-  },
+  }),
 ] satisfies RouteDef[];

@@ -1,9 +1,10 @@
-import type { RouteDef } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { F } from './engine/fields.js';
 import { toPrefixQuery } from './engine/list.js';
 import { mustExist } from './engine/refs.js';
-import { ID } from './engine/schemas.js';
+import { ID, Id } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { AI_STATUS, AUTHORIZE_STATUS, CREATION_SOURCES, ENV_IDS, PLUGIN_STATUS, SHOP_TYPES, ids } from './enums.js';
 import { K, PICKERS } from './keys.js';
@@ -60,20 +61,19 @@ export const shop: ResourceDef = {
   validate: async (v, ctx) => mustExist(ctx.db, 'merchant_user', v.user_id, 'user_id'),
 };
 
-const shopListRoute: RouteDef = {
+const shopListRoute = route({
   method: 'GET',
   path: 'shop-list',
   access: { permission: PICKERS },
   summary: 'Shops for pickers: env `all` or one environment; prod entries are labelled `id-name`',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      env: { type: 'string', enum: ['all', ...ENV_IDS], default: 'all' },
-      keyword: { type: 'string', maxLength: 100 },
-      limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
+  query: Type.Object(
+    {
+      env: Type.Optional(Type.String({ enum: ['all', ...ENV_IDS], default: 'all' })),
+      keyword: Type.Optional(Type.String({ maxLength: 100 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 1000 })),
     },
-  },
+    { additionalProperties: false },
+  ),
   reply: {
     type: 'array',
     items: {
@@ -81,8 +81,7 @@ const shopListRoute: RouteDef = {
       properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' }, env: { type: 'string' }, type: { type: 'integer' } },
     },
   },
-  handler: async ({ db, query }) => {
-    const q = query as { env?: string; keyword?: string; limit?: number };
+  handler: async ({ db, query: q }) => {
     const params: unknown[] = [];
     const where: string[] = [];
     if (q.env && q.env !== 'all') where.push(`env = $${params.push(q.env)}`);
@@ -94,22 +93,17 @@ const shopListRoute: RouteDef = {
     );
     return r.rows.map((s) => ({ ...s, label: s.env === 'prod' ? `${s.id}-${s.name}` : `[${s.env}] ${s.name}` }));
   },
-};
+});
 
-const copyPolicyRoute: RouteDef = {
+const copyPolicyRoute = route({
   method: 'POST',
   path: 'policy/copy',
   access: { permission: K.copyPolicy },
   summary: 'Copy every policy of the source shop to the target shop (one transaction, cannot be undone)',
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['source_shop_id', 'target_shop_id'],
-    properties: { source_shop_id: ID, target_shop_id: ID },
-  },
+  body: Type.Object({ source_shop_id: Id, target_shop_id: Id }, { additionalProperties: false }),
   reply: { type: 'object', properties: { copied: { type: 'integer' }, target_shop_id: { type: 'integer' } } },
   handler: async (ctx) => {
-    const { source_shop_id: src, target_shop_id: dst } = ctx.body as { source_shop_id: number; target_shop_id: number };
+    const { source_shop_id: src, target_shop_id: dst } = ctx.body;
     if (src === dst) {
       throw invalid([{ field: 'target_shop_id', message: 'source and target shop must differ / 源店铺与目标店铺不能相同' }]);
     }
@@ -128,6 +122,6 @@ const copyPolicyRoute: RouteDef = {
     });
     return { copied: r.rows.length, target_shop_id: dst };
   },
-};
+});
 
 export const shopRoutes: RouteDef[] = [shopListRoute, copyPolicyRoute];

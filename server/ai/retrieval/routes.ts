@@ -8,9 +8,11 @@
  *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=   (the schema page
  *        intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
  */
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteContext, type RouteDef } from '../../http/route.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { mustExist } from '../../resources/engine/refs.js';
-import { ID } from '../../resources/engine/schemas.js';
+import { Id } from '../../resources/engine/schemas.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
 import { K } from '../../resources/keys.js';
 import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
@@ -19,11 +21,11 @@ import { searchKnowledge } from './search.js';
 export const HIT_TEST_KEY = 'intelligent_text.text.learn.policy_management.hit_test';
 const ACCESS = { permission: [HIT_TEST_KEY, K.policy, K.storePolicy, K.doc] };
 
-const QUERY = { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S' };
-const LIMIT = { type: 'integer', minimum: 1, maximum: 50, default: 10 };
-const SOURCE = { type: 'string', enum: [...SOURCE_TYPES] };
-const PTYPE = { type: 'integer', enum: ids(POLICY_SOURCE_TYPES) };
-const CHANNEL = { type: 'string', enum: [...CHANNELS] };
+const QUERY = Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' });
+const LIMIT = Type.Integer({ minimum: 1, maximum: 50, default: 10 });
+const SOURCE = StringEnum(SOURCE_TYPES);
+const PTYPE = Type.Integer({ enum: ids(POLICY_SOURCE_TYPES) });
+const CHANNEL = StringEnum(CHANNELS);
 
 const hitSchema = {
   type: 'object',
@@ -78,7 +80,7 @@ const replySchema = {
 interface HitTestInput {
   query: string;
   shop_id?: number | null;
-  channel?: 'chat' | 'email' | null;
+  channel?: string | null;
   source_types?: SourceType[] | null;
   policy_types?: number[] | null;
   limit?: number;
@@ -88,7 +90,7 @@ interface HitTestInput {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-async function hitTest(ctx: RouteContext, b: HitTestInput) {
+async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
   await mustExist(ctx.db, 'shop', b.shop_id ?? undefined, 'shop_id');
   const limit = b.limit ?? 10;
   const filters = {
@@ -134,46 +136,50 @@ async function hitTest(ctx: RouteContext, b: HitTestInput) {
   };
 }
 
-const postRoute: RouteDef = {
+const postRoute = route({
   method: 'POST',
   path: 'knowledge/hit-test',
   access: ACCESS,
   summary: 'Retrieval test: the ranked knowledge chunks for a query (BM25, or BM25 fused with vectors when an embeddings server is configured), with source, scores and the filters used',
   // the question's embeddings call must not hold a transaction (PGlite has one connection)
   transaction: false,
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['query'],
-    properties: {
+  body: Type.Object(
+    {
       query: QUERY,
-      shop_id: { ...ID, type: ['integer', 'null'] },
-      channel: { ...CHANNEL, type: ['string', 'null'], enum: [...CHANNELS, null] },
-      source_types: { type: 'array', maxItems: SOURCE_TYPES.length, uniqueItems: true, items: SOURCE },
-      policy_types: { type: 'array', maxItems: 11, uniqueItems: true, items: PTYPE },
-      limit: LIMIT,
-      ranking: { type: 'string', enum: ['auto', 'bm25'], default: 'auto' },
+      shop_id: Type.Optional(Nullable(Id)),
+      channel: Type.Optional(Nullable(CHANNEL)),
+      source_types: Type.Optional(Type.Array(SOURCE, { maxItems: SOURCE_TYPES.length, uniqueItems: true })),
+      policy_types: Type.Optional(Type.Array(PTYPE, { maxItems: 11, uniqueItems: true })),
+      limit: Type.Optional(LIMIT),
+      ranking: Type.Optional(StringEnum(['auto', 'bm25'], { default: 'auto' })),
     },
-  },
+    { additionalProperties: false },
+  ),
   reply: replySchema,
-  handler: (ctx) => hitTest(ctx as RouteContext, ctx.body as HitTestInput),
-};
+  handler: (ctx) => hitTest(ctx, ctx.body),
+});
 
-const getRoute: RouteDef = {
+const getRoute = route({
   method: 'GET',
   path: 'knowledge/hit-test',
   access: ACCESS,
   summary: 'Retrieval test for the schema page (one source type / policy type); no query: an empty list',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { query: { type: 'string', maxLength: 1000 }, shop_id: ID, channel: CHANNEL, source_type: SOURCE, policy_type: PTYPE, limit: LIMIT },
-  },
+  query: Type.Object(
+    {
+      query: Type.Optional(Type.String({ maxLength: 1000 })),
+      shop_id: Type.Optional(Id),
+      channel: Type.Optional(CHANNEL),
+      source_type: Type.Optional(SOURCE),
+      policy_type: Type.Optional(PTYPE),
+      limit: Type.Optional(LIMIT),
+    },
+    { additionalProperties: false },
+  ),
   reply: replySchema,
   handler: async (ctx) => {
-    const q = ctx.query as { query?: string; shop_id?: number; channel?: 'chat' | 'email'; source_type?: SourceType; policy_type?: number; limit?: number };
+    const q = ctx.query;
     if (!q.query?.trim()) return { query: '', terms: [], filters: {}, scope: 0, took_ms: 0, total: 0, list: [] };
-    return hitTest(ctx as RouteContext, {
+    return hitTest(ctx, {
       query: q.query,
       shop_id: q.shop_id ?? null,
       channel: q.channel ?? null,
@@ -182,6 +188,6 @@ const getRoute: RouteDef = {
       limit: q.limit,
     });
   },
-};
+});
 
 export const routes: RouteDef[] = [postRoute, getRoute];

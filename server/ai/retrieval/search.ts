@@ -23,8 +23,8 @@ import { tokenize } from '../knowledge/segment.js';
 export interface SearchFilters {
   /** a shop's knowledge (and the shop-less documents); omitted: every shop */
   shopId?: number | null;
-  /** chat / email; knowledge without a channel matches both */
-  channel?: 'chat' | 'email' | null;
+  /** a policy_channel value (chat / email); knowledge without a channel matches both */
+  channel?: string | null;
   sourceTypes?: SourceType[] | null;
   /** policy source types 1–11 (other sources pass when `sourceTypes` includes them) */
   policyTypes?: number[] | null;

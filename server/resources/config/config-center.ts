@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { conflict, invalid } from '../../http/errors.js';
-import type { RouteContext } from '../../http/route.js';
+import { route } from '../../http/route.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../enums.js';
 import { F } from '../engine/fields.js';
 import { mustExist } from '../engine/refs.js';
@@ -205,7 +205,7 @@ export const divert: ResourceDef = {
 
 /** A strategy a traffic split points at cannot be deleted (40009 naming the splits, not a database error). */
 modelStrategy.actions = [
-  {
+  route({
     method: 'POST',
     path: 'config/model-strategy/delete',
     access: { permission: SK.modelStrategy },
@@ -213,8 +213,8 @@ modelStrategy.actions = [
     body: idBody,
     reply: { type: 'object', properties: { id: { type: 'integer' } } },
     handler: async (ctx) => {
-      const { id } = ctx.body as { id: number };
-      const before = await mustFind(modelStrategy, ctx as RouteContext, id);
+      const { id } = ctx.body;
+      const before = await mustFind(modelStrategy, ctx, id);
       const used = await ctx.db.query<{ name: string }>(`SELECT name FROM config_divert WHERE model_strategy_id = $1 ORDER BY id LIMIT 3`, [id]);
       if (used.rows.length) {
         const names = used.rows.map((r) => `"${r.name}"`).join(', ');
@@ -224,7 +224,7 @@ modelStrategy.actions = [
       await ctx.audit({ action: 'delete', resource: 'config_model_strategy', targetId: id, before });
       return { id };
     },
-  },
+  }),
 ];
 
 export const CONFIG_RESOURCES = [modelServer, modelCall, fallback, modelStrategy, autoLearn, autoLearnShop, divert];

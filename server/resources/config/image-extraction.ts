@@ -14,14 +14,15 @@
 import { createHash } from 'node:crypto';
 import type { MultipartFile } from '@fastify/multipart';
 import type { Queryable } from '../../db/db.js';
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { mustExist } from '../engine/refs.js';
 import { findRow } from '../engine/list.js';
 import { insertRow, mustFind, updateRow } from '../engine/routes.js';
-import { createBodySchema, ID, rowSchema } from '../engine/schemas.js';
+import { createBodySchema, idBody, rowSchema, type Fields } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 import { EXTRACT_STATUS, firstVisionServer, IMAGE_EXTRACT_KIND, NO_VISION_MODEL, NOT_STORED } from './image-extract-job.js';
@@ -147,7 +148,7 @@ async function readImage(ctx: RouteContext): Promise<{ name: string; type: strin
  * Starts an extraction of a row in the caller's transaction: an `image.extract` job (status 1),
  * or at once the state that says why none can run (3: not an uploaded image, 4: no vision model).
  */
-async function startExtraction(ctx: RouteContext, q: Queryable, row: Row): Promise<void> {
+async function startExtraction(ctx: RouteContext<unknown, unknown>, q: Queryable, row: Row): Promise<void> {
   const id = Number(row.id);
   if (row.image_file_id === null || row.image_file_id === undefined) {
     await q.query(`UPDATE image_extraction SET extract_status = 3, extract_error = $2, extract_job_id = NULL WHERE id = $1`, [id, NOT_STORED]);
@@ -165,14 +166,14 @@ async function startExtraction(ctx: RouteContext, q: Queryable, row: Row): Promi
   await q.query(`UPDATE image_extraction SET extract_status = 1, extract_error = '', extract_job_id = $2 WHERE id = $1`, [id, job.id]);
 }
 
+/** the engine's create body of the resource (built from the declaration: typed as a record), plus `extract` */
 const createBody = (() => {
-  const b = createBodySchema(imageExtraction) as { properties: Record<string, unknown> };
-  return { ...b, properties: { ...b.properties, extract: { type: 'boolean' } } };
+  const b = createBodySchema(imageExtraction);
+  return Type.Unsafe<Fields & { extract?: boolean }>({ ...b, properties: { ...b.properties, extract: { type: 'boolean' } } });
 })();
-const idBody = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } };
 
 imageExtraction.actions = [
-  {
+  route({
     method: 'POST',
     path: 'image-extraction/create',
     access: { permission: SK.imageExtractionAdd },
@@ -181,16 +182,15 @@ imageExtraction.actions = [
     body: createBody,
     reply: rowSchema(imageExtraction),
     handler: async (ctx) => {
-      const { extract, ...values } = ctx.body as Record<string, unknown> & { extract?: boolean };
-      const c = ctx as RouteContext;
-      await imageExtraction.validate!(values, c, 'create');
-      const row = await insertRow(imageExtraction, c, values);
+      const { extract, ...values } = ctx.body;
+      await imageExtraction.validate!(values, ctx, 'create');
+      const row = await insertRow(imageExtraction, ctx, values);
       if (!extract) return row;
-      await startExtraction(c, ctx.db, row);
+      await startExtraction(ctx, ctx.db, row);
       return (await findRow(imageExtraction, ctx.db, Number(row.id)))!;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'image-extraction/extract',
     access: { permission: SK.imageExtraction },
@@ -199,15 +199,14 @@ imageExtraction.actions = [
     body: idBody,
     reply: rowSchema(imageExtraction),
     handler: async (ctx) => {
-      const { id } = ctx.body as { id: number };
-      const c = ctx as RouteContext;
-      const before = await mustFind(imageExtraction, c, id);
+      const { id } = ctx.body;
+      const before = await mustFind(imageExtraction, ctx, id);
       const live = await ctx.db.query(`SELECT 1 FROM image_extraction t WHERE t.id = $1 AND ${LIVE_JOB}`, [id]);
       if (live.rows.length) throw conflict('extraction is already queued or running / 正在识别中，请稍候');
-      await startExtraction(c, ctx.db, before);
-      return updateRow(imageExtraction, c, id, {}, before, 'extract');
+      await startExtraction(ctx, ctx.db, before);
+      return updateRow(imageExtraction, ctx, id, {}, before, 'extract');
     },
-  },
+  }),
   {
     method: 'POST',
     path: 'image-extraction/upload',
@@ -231,7 +230,7 @@ imageExtraction.actions = [
       return sendOk(ctx.reply, out);
     },
   },
-  {
+  route({
     method: 'GET',
     path: 'image-extraction/image',
     access: { permission: [SK.imageExtraction, SK.imageExtractionAdd, PICTURE_ANALYZE] },
@@ -239,7 +238,7 @@ imageExtraction.actions = [
     query: idBody,
     raw: 'stream',
     handler: async (ctx) => {
-      const id = Number((ctx.query as { id: number | string }).id);
+      const { id } = ctx.query;
       const r = await ctx.db.query<{ content_type: string; data: Uint8Array }>(`SELECT content_type, data FROM image_file WHERE id = $1`, [id]);
       if (!r.rows[0]) throw notFound('image');
       return ctx.reply
@@ -249,5 +248,5 @@ imageExtraction.actions = [
         .header('cache-control', 'private, max-age=86400')
         .send(Buffer.from(r.rows[0].data));
     },
-  },
+  }),
 ] satisfies RouteDef[];

@@ -7,11 +7,13 @@ import { Code } from '../../../src/contract/codes.js';
 import { encryptSecret, maskSecret } from '../../ai/secrets.js';
 import { listModelServers, testConnection } from '../../ai/gateway/index.js';
 import { AppError, conflict } from '../../http/errors.js';
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import type { Queryable } from '../../db/db.js';
+import { route, type RouteDef } from '../../http/route.js';
 import { F } from '../engine/fields.js';
 import { sendOk } from '../engine/raw.js';
 import { insertRow, mustFind, updateRow } from '../engine/routes.js';
-import { createBodySchema, ID, idBody, rowSchema, updateBodySchema } from '../engine/schemas.js';
+import { createBodySchema, ID, idBody, rowSchema, updateBodySchema, type Fields } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { check } from '../engine/validate.js';
 import { CHANNELS } from '../enums.js';
@@ -53,20 +55,23 @@ export const modelServer: ResourceDef = {
 };
 
 const API_KEY = { type: 'string', maxLength: 500 };
+/** the engine's bodies of the resource, plus the write-only key (built from the declaration: typed as records) */
 const createBody = (() => {
-  const s = createBodySchema(modelServer) as { properties: Record<string, unknown> };
-  return { ...s, properties: { ...s.properties, api_key: API_KEY } };
+  const s = createBodySchema(modelServer);
+  return Type.Unsafe<Fields & { api_key?: string }>({ ...s, properties: { ...s.properties, api_key: API_KEY } });
 })();
 const updateBody = (() => {
-  const s = updateBodySchema(modelServer) as { properties: Record<string, unknown> };
-  return { ...s, properties: { ...s.properties, api_key: API_KEY, clear_api_key: { type: 'boolean' } } };
+  const s = updateBodySchema(modelServer);
+  return Type.Unsafe<Fields & { id: number; api_key?: string; clear_api_key?: boolean }>({
+    ...s,
+    properties: { ...s.properties, api_key: API_KEY, clear_api_key: { type: 'boolean' } },
+  });
 })();
 
 /** Writes the key's ciphertext (same transaction); the audit row of the change holds the mask only. */
-const storeKey = (ctx: RouteContext, id: number, enc: string) =>
-  ctx.db.query(`UPDATE config_model_server SET api_key_enc = $2 WHERE id = $1`, [id, enc]);
+const storeKey = (db: Queryable, id: number, enc: string) => db.query(`UPDATE config_model_server SET api_key_enc = $2 WHERE id = $1`, [id, enc]);
 
-const createRoute: RouteDef = {
+const createRoute = route({
   method: 'POST',
   path: 'config/model-server/create',
   access: { permission: SK.server },
@@ -74,15 +79,15 @@ const createRoute: RouteDef = {
   body: createBody,
   reply: rowSchema(modelServer),
   handler: async (ctx) => {
-    const { api_key: key = '', ...values } = ctx.body as Record<string, unknown> & { api_key?: string };
+    const { api_key: key = '', ...values } = ctx.body;
     const enc = encryptSecret(key.trim());
-    const row = await insertRow(modelServer, ctx as RouteContext, { ...values, key_masked: maskSecret(key.trim()) });
-    if (enc) await storeKey(ctx as RouteContext, row.id as number, enc);
+    const row = await insertRow(modelServer, ctx, { ...values, key_masked: maskSecret(key.trim()) });
+    if (enc) await storeKey(ctx.db, row.id as number, enc);
     return row;
   },
-};
+});
 
-const updateRoute: RouteDef = {
+const updateRoute = route({
   method: 'POST',
   path: 'config/model-server/update',
   access: { permission: SK.server },
@@ -90,8 +95,8 @@ const updateRoute: RouteDef = {
   body: updateBody,
   reply: rowSchema(modelServer),
   handler: async (ctx) => {
-    const { id, api_key: raw, clear_api_key: clear, ...values } = ctx.body as Record<string, unknown> & { id: number; api_key?: string; clear_api_key?: boolean };
-    const before = await mustFind(modelServer, ctx as RouteContext, id);
+    const { id, api_key: raw, clear_api_key: clear, ...values } = ctx.body;
+    const before = await mustFind(modelServer, ctx, id);
     const key = (raw ?? '').trim();
     let enc: string | null = null;
     if (key) {
@@ -101,12 +106,12 @@ const updateRoute: RouteDef = {
       enc = '';
       values.key_masked = '';
     }
-    if (enc !== null) await storeKey(ctx as RouteContext, id, enc);
-    return updateRow(modelServer, ctx as RouteContext, id, values, before);
+    if (enc !== null) await storeKey(ctx.db, id, enc);
+    return updateRow(modelServer, ctx, id, values, before);
   },
-};
+});
 
-const deleteRoute: RouteDef = {
+const deleteRoute = route({
   method: 'POST',
   path: 'config/model-server/delete',
   access: { permission: SK.server },
@@ -114,8 +119,8 @@ const deleteRoute: RouteDef = {
   body: idBody,
   reply: { type: 'object', properties: { id: { type: 'integer' } } },
   handler: async (ctx) => {
-    const { id } = ctx.body as { id: number };
-    const before = await mustFind(modelServer, ctx as RouteContext, id);
+    const { id } = ctx.body;
+    const before = await mustFind(modelServer, ctx, id);
     const used = await ctx.db.query<{ name: string }>(
       `SELECT name FROM config_model_strategy WHERE model_server_id = $1 ORDER BY id LIMIT 3`,
       [id],
@@ -128,7 +133,7 @@ const deleteRoute: RouteDef = {
     await ctx.audit({ action: 'delete', resource: 'config_model_server', targetId: id, before });
     return { id };
   },
-};
+});
 
 const testRoute: RouteDef = {
   method: 'POST',

@@ -1,9 +1,10 @@
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { Code } from '../../../src/contract/codes.js';
 import {
   createBodySchema,
-  ID,
+  Id,
   idBody,
   idQuery,
   listQuerySchema,
@@ -54,7 +55,7 @@ function writableEntries(def: ResourceDef, body: Record<string, unknown>, mode: 
   return out;
 }
 
-export async function insertRow(def: ResourceDef, ctx: RouteContext, values: Record<string, unknown>): Promise<Row> {
+export async function insertRow(def: ResourceDef, ctx: RouteContext<unknown, unknown>, values: Record<string, unknown>): Promise<Row> {
   const entries = writableEntries(def, values, 'create');
   const cols = entries.map(([c]) => c).join(', ');
   const ph = entries.map((_, i) => `$${i + 1}`).join(', ');
@@ -71,7 +72,7 @@ export async function insertRow(def: ResourceDef, ctx: RouteContext, values: Rec
 
 export async function updateRow(
   def: ResourceDef,
-  ctx: RouteContext,
+  ctx: RouteContext<unknown, unknown>,
   id: number,
   values: Record<string, unknown>,
   before: Row,
@@ -89,145 +90,155 @@ export async function updateRow(
 }
 
 /** Loads a row for a change (locked), or 40004. */
-export async function mustFind(def: ResourceDef, ctx: RouteContext, id: number): Promise<Row> {
+export async function mustFind(def: ResourceDef, ctx: RouteContext<unknown, unknown>, id: number): Promise<Row> {
   const row = await findRow(def, ctx.db, id, true);
   if (!row) throw notFound(def.name);
   return row;
 }
 
-/** The RouteDefs of a resource: its allowed CRUD operations, then its bespoke actions. */
+/**
+ * The RouteDefs of a resource: its allowed CRUD operations, then its bespoke actions. Their
+ * schemas are built from the declaration (schemas.ts), which also gives their static types:
+ * records of the declared fields, with the `id` the detail, update and delete calls require.
+ */
 export function resourceRoutes(def: ResourceDef): RouteDef[] {
   const routes: RouteDef[] = [];
   const ops = def.operations;
   const path = (op: keyof typeof DEFAULT_PATH) => `${def.name}/${ops[op]?.path ?? DEFAULT_PATH[op]}`;
   const tags = [def.name.split('/')[0]];
   if (ops.list) {
-    routes.push({
-      method: 'GET',
-      path: path('list'),
-      access: toAccess(ops.list.permission),
-      tags,
-      summary: `List ${def.name}`,
-      query: listQuerySchema(def),
-      reply: pageSchema(rowSchema(def, true)),
-      handler: (ctx) => listRows(def, ctx.db, ctx.query as Record<string, unknown>),
-    });
+    routes.push(
+      route({
+        method: 'GET',
+        path: path('list'),
+        access: toAccess(ops.list.permission),
+        tags,
+        summary: `List ${def.name}`,
+        query: listQuerySchema(def),
+        reply: pageSchema(rowSchema(def, true)),
+        handler: (ctx) => listRows(def, ctx.db, ctx.query),
+      }),
+    );
   }
   if (ops.detail) {
-    routes.push({
-      method: 'GET',
-      path: path('detail'),
-      access: toAccess(ops.detail.permission),
-      tags,
-      summary: `One ${def.name}`,
-      query: idQuery,
-      reply: rowSchema(def),
-      handler: async (ctx) => {
-        const row = await findRow(def, ctx.db, Number((ctx.query as { id: number }).id));
-        if (!row) throw notFound(def.name);
-        return row;
-      },
-    });
+    routes.push(
+      route({
+        method: 'GET',
+        path: path('detail'),
+        access: toAccess(ops.detail.permission),
+        tags,
+        summary: `One ${def.name}`,
+        query: idQuery,
+        reply: rowSchema(def),
+        handler: async (ctx) => {
+          const row = await findRow(def, ctx.db, ctx.query.id);
+          if (!row) throw notFound(def.name);
+          return row;
+        },
+      }),
+    );
   }
   if (ops.create) {
-    routes.push({
-      method: 'POST',
-      path: path('create'),
-      access: toAccess(ops.create.permission),
-      tags,
-      summary: `Create ${def.name}`,
-      body: createBodySchema(def),
-      reply: rowSchema(def),
-      handler: async (ctx) => {
-        const body = ctx.body as Record<string, unknown>;
-        await def.validate?.(body, ctx as RouteContext, 'create');
-        const row = await insertRow(def, ctx as RouteContext, body);
-        await def.afterCreate?.(row, ctx as RouteContext);
-        return row;
-      },
-    });
+    routes.push(
+      route({
+        method: 'POST',
+        path: path('create'),
+        access: toAccess(ops.create.permission),
+        tags,
+        summary: `Create ${def.name}`,
+        body: createBodySchema(def),
+        reply: rowSchema(def),
+        handler: async (ctx) => {
+          await def.validate?.(ctx.body, ctx, 'create');
+          const row = await insertRow(def, ctx, ctx.body);
+          await def.afterCreate?.(row, ctx);
+          return row;
+        },
+      }),
+    );
   }
   if (ops.update) {
-    routes.push({
-      method: 'POST',
-      path: path('update'),
-      access: toAccess(ops.update.permission),
-      tags,
-      summary: `Update ${def.name}`,
-      body: updateBodySchema(def),
-      reply: rowSchema(def),
-      handler: async (ctx) => {
-        const { id, ...values } = ctx.body as Record<string, unknown> & { id: number };
-        const before = await mustFind(def, ctx as RouteContext, id);
-        await def.validate?.(values, ctx as RouteContext, 'update', before);
-        const after = await updateRow(def, ctx as RouteContext, id, values, before);
-        await def.afterUpdate?.(after, before, ctx as RouteContext);
-        return after;
-      },
-    });
+    routes.push(
+      route({
+        method: 'POST',
+        path: path('update'),
+        access: toAccess(ops.update.permission),
+        tags,
+        summary: `Update ${def.name}`,
+        body: updateBodySchema(def),
+        reply: rowSchema(def),
+        handler: async (ctx) => {
+          const { id, ...values } = ctx.body;
+          const before = await mustFind(def, ctx, id);
+          await def.validate?.(values, ctx, 'update', before);
+          const after = await updateRow(def, ctx, id, values, before);
+          await def.afterUpdate?.(after, before, ctx);
+          return after;
+        },
+      }),
+    );
   }
   if (ops.delete) {
-    routes.push({
-      method: 'POST',
-      path: path('delete'),
-      access: toAccess(ops.delete.permission),
-      tags,
-      summary: `Delete ${def.name}`,
-      body: idBody,
-      reply: { type: 'object', properties: { id: { type: 'integer' } } },
-      handler: async (ctx) => {
-        const { id } = ctx.body as { id: number };
-        const before = await mustFind(def, ctx as RouteContext, id);
-        await checkDelete(def, ctx as RouteContext, before);
-        await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
-        await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
-        return { id };
-      },
-    });
-    if (def.batchDelete) {
-      routes.push({
+    routes.push(
+      route({
         method: 'POST',
-        path: path('delete').replace(/delete$/, 'batch-delete'),
+        path: path('delete'),
         access: toAccess(ops.delete.permission),
         tags,
-        summary: `Delete several ${def.name} rows at once (up to ${BATCH_MAX}): all or nothing; 40009 naming each row that cannot go`,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['ids'],
-          properties: { ids: { type: 'array', minItems: 1, maxItems: BATCH_MAX, uniqueItems: true, items: ID } },
-        },
-        reply: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
+        summary: `Delete ${def.name}`,
+        body: idBody,
+        reply: { type: 'object', properties: { id: { type: 'integer' } } },
         handler: async (ctx) => {
-          const { ids } = ctx.body as { ids: number[] };
-          const rows: Row[] = [];
-          const refused: Array<{ field: string; message: string }> = [];
-          for (const [i, id] of ids.entries()) {
-            const row = await findRow(def, ctx.db, id, true);
-            if (!row) {
-              refused.push({ field: `ids[${i}]`, message: `${id}: not found / 不存在` });
-              continue;
-            }
-            try {
-              await checkDelete(def, ctx as RouteContext, row);
-              rows.push(row);
-            } catch (e) {
-              if (!(e instanceof AppError)) throw e;
-              const why = `${id}: ${e.message}`; // e.message is bilingual
-              refused.push({ field: `ids[${i}]`, message: why });
-            }
-          }
-          if (refused.length) {
-            // the reasons ride in the message too ("; "-separated, each in both languages), so a
-            // client that shows only the message shows why
-            const head = `${refused.length} of ${ids.length} cannot be deleted, nothing was deleted / ${ids.length} 条中有 ${refused.length} 条无法删除，未删除任何数据`;
-            throw new AppError(Code.CONFLICT, [head, ...refused.map((r) => r.message)].join('; '), { errors: refused });
-          }
-          await ctx.db.query(`DELETE FROM ${def.table} WHERE id = ANY($1::int[])`, [ids]);
-          for (const row of rows) await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: Number(row.id), before: row });
-          return { ids };
+          const { id } = ctx.body;
+          const before = await mustFind(def, ctx, id);
+          await checkDelete(def, ctx, before);
+          await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
+          await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
+          return { id };
         },
-      });
+      }),
+    );
+    if (def.batchDelete) {
+      routes.push(
+        route({
+          method: 'POST',
+          path: path('delete').replace(/delete$/, 'batch-delete'),
+          access: toAccess(ops.delete.permission),
+          tags,
+          summary: `Delete several ${def.name} rows at once (up to ${BATCH_MAX}): all or nothing; 40009 naming each row that cannot go`,
+          body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: BATCH_MAX, uniqueItems: true }) }, { additionalProperties: false }),
+          reply: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
+          handler: async (ctx) => {
+            const { ids } = ctx.body;
+            const rows: Row[] = [];
+            const refused: Array<{ field: string; message: string }> = [];
+            for (const [i, id] of ids.entries()) {
+              const row = await findRow(def, ctx.db, id, true);
+              if (!row) {
+                refused.push({ field: `ids[${i}]`, message: `${id}: not found / 不存在` });
+                continue;
+              }
+              try {
+                await checkDelete(def, ctx, row);
+                rows.push(row);
+              } catch (e) {
+                if (!(e instanceof AppError)) throw e;
+                const why = `${id}: ${e.message}`; // e.message is bilingual
+                refused.push({ field: `ids[${i}]`, message: why });
+              }
+            }
+            if (refused.length) {
+              // the reasons ride in the message too ("; "-separated, each in both languages), so a
+              // client that shows only the message shows why
+              const head = `${refused.length} of ${ids.length} cannot be deleted, nothing was deleted / ${ids.length} 条中有 ${refused.length} 条无法删除，未删除任何数据`;
+              throw new AppError(Code.CONFLICT, [head, ...refused.map((r) => r.message)].join('; '), { errors: refused });
+            }
+            await ctx.db.query(`DELETE FROM ${def.table} WHERE id = ANY($1::int[])`, [ids]);
+            for (const row of rows) await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: Number(row.id), before: row });
+            return { ids };
+          },
+        }),
+      );
     }
   }
   for (const a of def.actions ?? []) routes.push({ tags, ...a });

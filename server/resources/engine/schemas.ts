@@ -1,3 +1,4 @@
+import { Type, type TUnsafe } from '@sinclair/typebox';
 import type { JsonSchema } from '../../http/route.js';
 import type { FieldDef, ResourceDef } from './types.js';
 
@@ -10,6 +11,19 @@ export const DATE_PARAM: JsonSchema = {
 };
 
 export const ID: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };
+/** `ID` for TypeBox route schemas (`route()` in server/http/route.ts types the handler from it). */
+export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/**
+ * What a query or body built here validates to. The schema is built at run time from a resource
+ * declaration, so no closer static type can follow it: a record of the declared fields, plus
+ * what the builder itself always puts in (the `id` an update requires).
+ */
+export type Fields = Record<string, unknown>;
+/** A built object schema: TypeBox-typed as `T` for `route()`, its `properties` readable for extending it. */
+export type BuiltSchema<T> = TUnsafe<T> & { properties: Record<string, JsonSchema> };
+const built = <T>(schema: { type: 'object'; properties: Record<string, JsonSchema> } & JsonSchema): BuiltSchema<T> =>
+  Object.assign(Type.Unsafe<T>(schema), { properties: schema.properties });
 
 const isDate = (s: JsonSchema) => s.format === 'date-time';
 
@@ -54,7 +68,7 @@ export const pageSchema = (item: JsonSchema): JsonSchema => ({
 const writable = (f: FieldDef) => !f.readOnly && !f.virtual && !f.serverSet;
 
 /** Body of `x/create`: every writable field, required ones required. */
-export function createBodySchema(def: ResourceDef): JsonSchema {
+export function createBodySchema(def: ResourceDef): BuiltSchema<Fields> {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, f] of Object.entries(def.fields)) {
@@ -62,29 +76,24 @@ export function createBodySchema(def: ResourceDef): JsonSchema {
     properties[name] = valueSchema(f);
     if (f.required) required.push(name);
   }
-  return { type: 'object', additionalProperties: false, properties, required };
+  return built<Fields>({ type: 'object', additionalProperties: false, properties, required });
 }
 
 /** Body of `x/update`: `id` plus any writable field. */
-export function updateBodySchema(def: ResourceDef): JsonSchema {
+export function updateBodySchema(def: ResourceDef): BuiltSchema<Fields & { id: number }> {
   const properties: Record<string, JsonSchema> = { id: ID };
   for (const [name, f] of Object.entries(def.fields)) {
     if (!writable(f) || f.createOnly) continue;
     properties[name] = valueSchema(f);
   }
-  return { type: 'object', additionalProperties: false, properties, required: ['id'] };
+  return built<Fields & { id: number }>({ type: 'object', additionalProperties: false, properties, required: ['id'] });
 }
 
-export const idBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: ID },
-  required: ['id'],
-};
+export const idBody = Type.Object({ id: Id }, { additionalProperties: false });
 export const idQuery = idBody;
 
 /** Query of `x/list`: paging, keyword, the declared filters and sorts. */
-export function listQuerySchema(def: ResourceDef): JsonSchema {
+export function listQuerySchema(def: ResourceDef): BuiltSchema<Fields> {
   const max = def.maxPageSize ?? 100;
   const properties: Record<string, JsonSchema> = {
     page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
@@ -117,7 +126,7 @@ export function listQuerySchema(def: ResourceDef): JsonSchema {
     properties.then_by = { type: 'string', enum: sorts };
     properties.then_order = { type: 'string', enum: ['asc', 'desc'] };
   }
-  return { type: 'object', additionalProperties: false, properties };
+  return built<Fields>({ type: 'object', additionalProperties: false, properties });
 }
 
 /** The field schemas of a resource as served to the client (writable fields, `required` list). */

@@ -1,8 +1,8 @@
 /** Helpers shared by the lab resources: guarded delete, status actions, existence checks. */
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { mustFind, updateRow } from '../engine/routes.js';
-import { ID, idBody, rowSchema } from '../engine/schemas.js';
+import { idBody, rowSchema } from '../engine/schemas.js';
 import type { Permission, ResourceDef, Row } from '../engine/types.js';
 import { allowedActions, nextStatus, type TaskAction, type TaskStatus } from './task-status.js';
 
@@ -16,7 +16,7 @@ export async function mustExistIn(ctx: RouteContext, table: string, id: unknown,
 
 /** `POST <name>/delete` that first runs `check` (throw 40009 to refuse). */
 export function guardedDelete(def: ResourceDef, permission: Permission, check: (row: Row, ctx: RouteContext) => Promise<void>): RouteDef {
-  return {
+  return route({
     method: 'POST',
     path: `${def.name}/delete`,
     access: { permission },
@@ -24,20 +24,20 @@ export function guardedDelete(def: ResourceDef, permission: Permission, check: (
     body: idBody,
     reply: { type: 'object', properties: { id: { type: 'integer' } } },
     handler: async (ctx) => {
-      const { id } = ctx.body as { id: number };
-      const before = await mustFind(def, ctx as RouteContext, id);
-      await check(before, ctx as RouteContext);
+      const { id } = ctx.body;
+      const before = await mustFind(def, ctx, id);
+      await check(before, ctx);
       await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
       await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
       return { id };
     },
-  };
+  });
 }
 
 /** Applies a status action to a locked task row, or 40009 naming the allowed actions. */
 export async function transition(
   def: ResourceDef,
-  ctx: RouteContext,
+  ctx: RouteContext<unknown, unknown>,
   id: number,
   action: TaskAction,
   extraSets: (to: TaskStatus, before: Row) => string[] = () => [],
@@ -61,22 +61,24 @@ export function statusRoutes(
   extraSets: (to: TaskStatus, before: Row) => string[] = () => [],
   after?: (ctx: RouteContext, id: number, to: TaskStatus) => Promise<void>,
 ): RouteDef[] {
-  return (['start', 'pause', 'stop'] as const).map((action) => ({
-    method: 'POST' as const,
-    path: `${def.name}/${action}`,
-    access: { permission },
-    summary: `${action[0].toUpperCase()}${action.slice(1)} a task (40009 when the status does not allow it; see docs/modules/lab.md)`,
-    body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } },
-    get reply() {
-      return rowSchema(def);
-    },
-    handler: async (ctx) => {
-      const id = (ctx.body as { id: number }).id;
-      const row = await transition(def, ctx as RouteContext, id, action, extraSets);
-      await after?.(ctx as RouteContext, id, row.status as TaskStatus);
-      return row;
-    },
-  }));
+  return (['start', 'pause', 'stop'] as const).map((action) =>
+    route({
+      method: 'POST',
+      path: `${def.name}/${action}`,
+      access: { permission },
+      summary: `${action[0].toUpperCase()}${action.slice(1)} a task (40009 when the status does not allow it; see docs/modules/lab.md)`,
+      body: idBody,
+      get reply() {
+        return rowSchema(def);
+      },
+      handler: async (ctx) => {
+        const { id } = ctx.body;
+        const row = await transition(def, ctx, id, action, extraSets);
+        await after?.(ctx, id, row.status as TaskStatus);
+        return row;
+      },
+    }),
+  );
 }
 
 /** Sets started_at on the first start and finished_at when a task ends. */

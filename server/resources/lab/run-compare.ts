@@ -8,9 +8,11 @@
  * not answered it.
  */
 import type { Queryable } from '../../db/db.js';
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
 import { invalid, notFound } from '../../http/errors.js';
-import { ID } from '../engine/schemas.js';
+import { StringEnum } from '../../http/typebox.js';
+import { Id } from '../engine/schemas.js';
 import type { TaskKeys } from './keys.js';
 
 export const CHANGES = ['better', 'worse', 'same', 'only_a', 'only_b'] as const;
@@ -74,25 +76,23 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
     );
     return r.rows[0] ?? null;
   };
-  return {
+  return route({
     method: 'GET',
     path: `${a.name}/compare`,
     access: { permission: [a.keys.result, a.keys.detail] },
     summary:
       'Two runs of the same dataset question by question: run a against run b (default: the newest other run of the dataset with results); ' +
       'each question better / worse / same / only_a / only_b, with both answers and scores; paged, filter by `change`',
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['a'],
-      properties: {
-        a: ID,
-        b: ID,
-        change: { type: 'string', enum: [...CHANGES] },
-        page: { type: 'integer', minimum: 1, default: 1 },
-        page_size: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
+    query: Type.Object(
+      {
+        a: Id,
+        b: Type.Optional(Id),
+        change: Type.Optional(StringEnum(CHANGES)),
+        page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
       },
-    },
+      { additionalProperties: false },
+    ),
     reply: {
       type: 'object',
       properties: {
@@ -103,8 +103,7 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
         total: { type: 'integer' },
       },
     },
-    handler: async ({ db, query }) => {
-      const q = query as { a: number; b?: number; change?: string; page?: number; page_size?: number };
+    handler: async ({ db, query: q }) => {
       const runA = await summaryOf(db, q.a);
       if (!runA) throw notFound(a.name);
       let bId = q.b;
@@ -157,5 +156,5 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
       const list = r.rows.map(({ counts: _c, total: _t, ...row }) => row);
       return { a: runA, b: runB, summary, list, total };
     },
-  };
+  });
 }

@@ -5,11 +5,12 @@
  * when saved, a scheduled one at `scheduled_at` (run-ticker.ts), a manual one by `start`; the
  * results are `<task table>_result` rows written by the run as it goes.
  */
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
-import { DATE_PARAM, ID, listQuerySchema, pageSchema, rowSchema } from '../engine/schemas.js';
+import { DATE_PARAM, ID, listQuerySchema, pageSchema, rowSchema, type Fields } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
@@ -151,15 +152,16 @@ const resultDef = (a: Area): ResourceDef => ({
 function resultListRoute(a: Area): RouteDef {
   const def = resultDef(a);
   const query = listQuerySchema(def);
-  return {
+  return route({
     method: 'GET',
     path: `${a.name}/result/list`,
     access: { permission: [a.keys.result, a.keys.detail] },
     summary: 'Per-sample results of a task (task_id required): answer, expected answer, exit code, each score with its scorer and reason, pass or fail, responder, tokens, citations',
-    query: { ...query, required: ['task_id'] },
+    // the engine's list query of the results (built from the declaration: a record) with task_id required
+    query: Type.Unsafe<Fields & { task_id: number }>({ ...query, required: ['task_id'] }),
     reply: pageSchema(rowSchema(def, true)),
-    handler: (ctx) => listRows(def, ctx.db, ctx.query as Record<string, unknown>),
-  };
+    handler: (ctx) => listRows(def, ctx.db, ctx.query),
+  });
 }
 
 function buildArea(a: Area): ResourceDef {
@@ -213,13 +215,13 @@ export const modelServerOptionsRoute: RouteDef = {
 };
 
 /** Shops for the task forms' picker (whose knowledge answers); the shop pages need their own keys. */
-export const shopOptionsRoute: RouteDef = {
+export const shopOptionsRoute = route({
   method: 'GET',
   path: 'script-task/shop-options',
   access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
   summary: 'Shops for the task forms: [{ id, name, label }], newest first, at most `limit`',
-  query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 } } },
+  query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 1000 })) }, { additionalProperties: false }),
   reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
   handler: async ({ db, query }) =>
-    (await db.query(`SELECT id, name, id || '-' || name AS label FROM shop ORDER BY id DESC LIMIT $1`, [Number((query as { limit?: number }).limit ?? 1000)])).rows,
-};
+    (await db.query(`SELECT id, name, id || '-' || name AS label FROM shop ORDER BY id DESC LIMIT $1`, [query.limit ?? 1000])).rows,
+});

@@ -1,8 +1,9 @@
 import { F } from '../engine/fields.js';
 import { mustFind, updateRow } from '../engine/routes.js';
-import { ID, rowSchema } from '../engine/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { ID, rowSchema, type Fields } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import type { RouteContext } from '../../http/route.js';
+import { route } from '../../http/route.js';
 import { FEEDBACK_HANDLE_STATUS as HANDLE_STATUS, FEEDBACK_STATUS } from '../enums.js';
 import { SK } from './keys.js';
 
@@ -48,12 +49,13 @@ export const feedback: ResourceDef = {
 
 /** `session/feedback/handle`: set status / handling status / annotation / remark; the handler is the caller. */
 feedback.actions = [
-  {
+  route({
     method: 'POST',
     path: 'session/feedback/handle',
     access: { permission: SK.feedback },
     summary: 'Handle a feedback: statuses, annotation and remark (the handler is the signed-in account)',
-    body: {
+    // the declaration's own field schemas: typed as a record with its id, as the engine's update body
+    body: Type.Unsafe<Fields & { id: number }>({
       type: 'object',
       additionalProperties: false,
       required: ['id', 'handle_status'],
@@ -64,13 +66,12 @@ feedback.actions = [
         annotation: feedback.fields.annotation.schema,
         remark: feedback.fields.remark.schema,
       },
-    },
+    }),
     reply: rowSchema(feedback),
-    handler: async (c) => {
-      const ctx = c as RouteContext;
-      const { id, ...values } = ctx.body as Record<string, unknown> & { id: number };
+    handler: async (ctx) => {
+      const { id, ...values } = ctx.body;
       const before = await mustFind(feedback, ctx, id);
       return updateRow(feedback, ctx, id, { ...values, handler: ctx.user?.email ?? '' }, before, 'handle');
     },
-  },
+  }),
 ];

@@ -1,4 +1,5 @@
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
 import { toPrefixQuery } from '../engine/list.js';
 import { SK } from './keys.js';
 import type { ResourceDef } from '../engine/types.js';
@@ -19,19 +20,20 @@ export const SESSION_RESOURCES: ResourceDef[] = [
 ];
 
 /** Shops for the pickers of these pages (the shared `shop-list` picker does not know their keys). */
-const shopOptionsRoute: RouteDef = {
+const shopOptionsRoute = route({
   method: 'GET',
   path: 'session-area/shop-options',
   access: { permission: Object.values(SK) },
   summary: 'Shops (id, name, label `id-name`) for the pickers of the session / config / tools / prompt pages',
-  query: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { keyword: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 2000, default: 500 } },
-  },
+  query: Type.Object(
+    {
+      keyword: Type.Optional(Type.String({ maxLength: 100 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, default: 500 })),
+    },
+    { additionalProperties: false },
+  ),
   reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
-  handler: async ({ db, query }) => {
-    const q = query as { keyword?: string; limit?: number };
+  handler: async ({ db, query: q }) => {
     const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
     const r = await db.query<{ id: number; name: string }>(
       `SELECT id, name FROM shop${tsq ? ` WHERE to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $1)` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 500)}`,
@@ -39,6 +41,6 @@ const shopOptionsRoute: RouteDef = {
     );
     return r.rows.map((s) => ({ ...s, label: `${s.id}-${s.name}` }));
   },
-};
+});
 
 export const sessionRoutes: RouteDef[] = [playgroundRoute, playgroundOptionsRoute, shopOptionsRoute, categoryImportRoute];

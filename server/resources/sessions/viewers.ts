@@ -1,4 +1,4 @@
-import type { JsonSchema, RouteDef } from '../../http/route.js';
+import { route, type JsonSchema, type RouteDef } from '../../http/route.js';
 import { notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { findRow } from '../engine/list.js';
@@ -98,7 +98,7 @@ const nint = { type: ['integer', 'null'] };
 /** `<name>/detail?id=`: the session row plus its entries (messages, mails, utterances) in order. */
 function detailWith(def: ResourceDef, key: string, itemSql: string, item: JsonSchema): RouteDef {
   const base = rowSchema(def);
-  return {
+  return route({
     method: 'GET',
     path: `${def.name}/detail`,
     access: { permission: def.operations.list!.permission },
@@ -106,13 +106,13 @@ function detailWith(def: ResourceDef, key: string, itemSql: string, item: JsonSc
     query: idQuery,
     reply: { ...base, properties: { ...(base.properties as object), [key]: { type: 'array', items: item } } },
     handler: async (ctx) => {
-      const id = Number((ctx.query as { id: number }).id);
+      const { id } = ctx.query;
       const row = await findRow(def, ctx.db, id);
       if (!row) throw notFound(def.name);
       const items = await ctx.db.query(itemSql, [id]);
       return { ...row, [key]: items.rows };
     },
-  };
+  });
 }
 
 chatSession.actions = [

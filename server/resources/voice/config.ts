@@ -1,4 +1,7 @@
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import type { Queryable } from '../../db/db.js';
+import { route, type RouteDef } from '../../http/route.js';
+import { AnyObject } from '../../http/typebox.js';
 import { invalid } from '../../http/errors.js';
 import { ivrProblems } from './ivr-menu.js';
 import { PHONE_PATTERN, VK } from './keys.js';
@@ -8,10 +11,10 @@ import { PHONE_PATTERN, VK } from './keys.js';
  * (what the assistant does when it cannot answer). Each has `…/detail` and `…/update`; an update
  * writes an audit row with the row before and after.
  */
-const empty = { type: 'object', additionalProperties: false, properties: {} };
+const empty = Type.Object({}, { additionalProperties: false });
 
-async function ivrRow(ctx: RouteContext) {
-  const r = await ctx.db.query<{ menu: unknown; updated_at: string }>('SELECT menu, updated_at FROM voice_ivr_config WHERE id = 1');
+async function ivrRow(db: Queryable) {
+  const r = await db.query<{ menu: unknown; updated_at: string }>('SELECT menu, updated_at FROM voice_ivr_config WHERE id = 1');
   const row = r.rows[0] ?? { menu: { welcome: '', timeout_seconds: 10, children: [] }, updated_at: null };
   return { id: 1, menu: row.menu, menu_text: JSON.stringify(row.menu, null, 2), updated_at: row.updated_at };
 }
@@ -21,7 +24,7 @@ const IVR_REPLY = {
   properties: { id: { type: 'integer' }, menu: { type: 'object', additionalProperties: true }, menu_text: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' } },
 };
 
-const ivrDetail: RouteDef = {
+const ivrDetail = route({
   method: 'GET',
   path: 'call-center/ivr/detail',
   access: { permission: [VK.ivr, VK.ivrEdit] },
@@ -29,23 +32,19 @@ const ivrDetail: RouteDef = {
   summary: 'The IVR menu tree (`menu`, and `menu_text`: the same as indented JSON for the edit form)',
   query: empty,
   reply: IVR_REPLY,
-  handler: async (ctx) => ivrRow(ctx as RouteContext),
-};
+  handler: async (ctx) => ivrRow(ctx.db),
+});
 
-const ivrUpdate: RouteDef = {
+const ivrUpdate = route({
   method: 'POST',
   path: 'call-center/ivr/update',
   access: { permission: VK.ivrEdit },
   tags: ['call-center'],
   summary: 'Replace the IVR menu tree: `menu` (object) or `menu_text` (its JSON text); problems are 40001 with their path in the tree',
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { menu: { type: 'object' }, menu_text: { type: 'string', maxLength: 100000 } },
-  },
+  body: Type.Object({ menu: Type.Optional(AnyObject()), menu_text: Type.Optional(Type.String({ maxLength: 100000 })) }, { additionalProperties: false }),
   reply: IVR_REPLY,
   handler: async (ctx) => {
-    const body = ctx.body as { menu?: unknown; menu_text?: string };
+    const body = ctx.body;
     const field = body.menu_text !== undefined ? 'menu_text' : 'menu';
     let menu: unknown = body.menu;
     if (body.menu_text !== undefined) {
@@ -58,35 +57,35 @@ const ivrUpdate: RouteDef = {
     if (menu === undefined) throw invalid([{ field: 'menu', message: 'menu is required / 请填写菜单' }]);
     const problems = ivrProblems(menu);
     if (problems.length) throw invalid(problems.map((p) => ({ field, message: p })));
-    const before = await ivrRow(ctx as RouteContext);
+    const before = await ivrRow(ctx.db);
     await ctx.db.query(
       `INSERT INTO voice_ivr_config (id, menu, updated_at) VALUES (1, $1::jsonb, now())
        ON CONFLICT (id) DO UPDATE SET menu = EXCLUDED.menu, updated_at = now()`,
       [JSON.stringify(menu)],
     );
-    const after = await ivrRow(ctx as RouteContext);
+    const after = await ivrRow(ctx.db);
     await ctx.audit({ action: 'update', resource: 'voice_ivr_config', targetId: 1, before: { menu: before.menu }, after: { menu: after.menu } });
     return after;
   },
-};
+});
 
 const FALLBACK_FIELDS = {
-  enabled: { type: 'boolean' },
-  fallback_reply: { type: 'string', maxLength: 2000 },
-  max_fail_times: { type: 'integer', minimum: 1, maximum: 10 },
-  transfer_number: { type: 'string', maxLength: 32, pattern: `(${PHONE_PATTERN})|^$` },
-  hangup_message: { type: 'string', maxLength: 2000 },
+  enabled: Type.Boolean(),
+  fallback_reply: Type.String({ maxLength: 2000 }),
+  max_fail_times: Type.Integer({ minimum: 1, maximum: 10 }),
+  transfer_number: Type.String({ maxLength: 32, pattern: `(${PHONE_PATTERN})|^$` }),
+  hangup_message: Type.String({ maxLength: 2000 }),
 };
 const FALLBACK_COLS = Object.keys(FALLBACK_FIELDS);
 
-async function fallbackRow(ctx: RouteContext): Promise<Record<string, unknown>> {
-  const r = await ctx.db.query(`SELECT id, ${FALLBACK_COLS.join(', ')}, updated_at FROM voice_fallback_config WHERE id = 1`);
+async function fallbackRow(db: Queryable): Promise<Record<string, unknown>> {
+  const r = await db.query(`SELECT id, ${FALLBACK_COLS.join(', ')}, updated_at FROM voice_fallback_config WHERE id = 1`);
   return r.rows[0] ?? { id: 1, enabled: true, fallback_reply: '', max_fail_times: 2, transfer_number: '', hangup_message: '', updated_at: null };
 }
 
 const FALLBACK_REPLY = { type: 'object', properties: { id: { type: 'integer' }, ...FALLBACK_FIELDS, updated_at: { type: 'string', format: 'date-time' } } };
 
-const fallbackDetail: RouteDef = {
+const fallbackDetail = route({
   method: 'GET',
   path: 'call-center/fallback/detail',
   access: { permission: VK.fallback },
@@ -94,34 +93,35 @@ const fallbackDetail: RouteDef = {
   summary: 'The voice fallback configuration',
   query: empty,
   reply: FALLBACK_REPLY,
-  handler: async (ctx) => fallbackRow(ctx as RouteContext),
-};
+  handler: async (ctx) => fallbackRow(ctx.db),
+});
 
-const fallbackUpdate: RouteDef = {
+const fallbackUpdate = route({
   method: 'POST',
   path: 'call-center/fallback/update',
   access: { permission: VK.fallback },
   tags: ['call-center'],
   summary: 'Change the voice fallback configuration (any of its fields)',
-  body: { type: 'object', additionalProperties: false, properties: { id: { type: 'integer', enum: [1] }, ...FALLBACK_FIELDS } },
+  body: Type.Partial(Type.Object({ id: Type.Integer({ enum: [1] }), ...FALLBACK_FIELDS }, { additionalProperties: false })),
   reply: FALLBACK_REPLY,
   handler: async (ctx) => {
-    const body = ctx.body as Record<string, unknown>;
-    if (body.enabled === true && body.fallback_reply !== undefined && !String(body.fallback_reply).trim()) {
+    const body = ctx.body;
+    if (body.enabled === true && body.fallback_reply !== undefined && !body.fallback_reply.trim()) {
       throw invalid([{ field: 'fallback_reply', message: 'an enabled fallback needs a reply / 启用兜底时需填写兜底话术' }]);
     }
-    const before = await fallbackRow(ctx as RouteContext);
-    const cols = FALLBACK_COLS.filter((c) => c in body);
+    const before = await fallbackRow(ctx.db);
+    const values: Record<string, unknown> = body;
+    const cols = FALLBACK_COLS.filter((c) => c in values);
     if (cols.length) {
       await ctx.db.query(
         `UPDATE voice_fallback_config SET ${cols.map((c, i) => `${c} = $${i + 1}`).join(', ')}, updated_at = now() WHERE id = 1`,
-        cols.map((c) => body[c]),
+        cols.map((c) => values[c]),
       );
     }
-    const after = await fallbackRow(ctx as RouteContext);
+    const after = await fallbackRow(ctx.db);
     await ctx.audit({ action: 'update', resource: 'voice_fallback_config', targetId: 1, before, after });
     return after;
   },
-};
+});
 
 export const configRoutes: RouteDef[] = [ivrDetail, ivrUpdate, fallbackDetail, fallbackUpdate];

@@ -1,8 +1,8 @@
-import type { RouteContext, RouteDef } from '../../http/route.js';
+import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { mustFind, updateRow } from '../engine/routes.js';
-import { DATE_PARAM, ID, rowSchema } from '../engine/schemas.js';
+import { DATE_PARAM, ID, idBody, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { deleteRoute, mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
@@ -138,7 +138,7 @@ const toState = (row: Row): TaskState => ({
   resume_at: (row.resume_at as string | null) ?? null,
 });
 
-async function setStatus(ctx: RouteContext, before: Row, change: { status: string; pause_reason: string | null; resume_at: string | null }, action: string): Promise<Row> {
+async function setStatus(ctx: RouteContext<unknown, unknown>, before: Row, change: { status: string; pause_reason: string | null; resume_at: string | null }, action: string): Promise<Row> {
   await ctx.db.query('UPDATE call_task SET status = $2, pause_reason = $3, resume_at = $4, updated_at = now() WHERE id = $1', [
     before.id,
     change.status,
@@ -149,7 +149,7 @@ async function setStatus(ctx: RouteContext, before: Row, change: { status: strin
 }
 
 /** Applies the change due at `now` right after a start (audit action auto_pause); the campaign ticker does the rest. */
-async function applyTick(ctx: RouteContext, row: Row, now: Date): Promise<Row> {
+async function applyTick(ctx: RouteContext<unknown, unknown>, row: Row, now: Date): Promise<Row> {
   const change = tick(toState(row), now, String(row.time_zone ?? 'UTC'));
   if (!change) return row;
   const action = change.status === 'pausing' ? 'auto_pause' : row.status === 'pending' ? 'auto_start' : 'auto_resume';
@@ -157,25 +157,26 @@ async function applyTick(ctx: RouteContext, row: Row, now: Date): Promise<Row> {
   return setStatus(ctx, row, change, action);
 }
 
-const actionRoute = (action: TaskAction): RouteDef => ({
-  method: 'POST',
-  path: `call-center/task/${action}`,
-  access: { permission: VK.task },
-  summary: `${action[0].toUpperCase()}${action.slice(1)} a call task (40009 when the task's status does not allow it)`,
-  body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } },
-  get reply() {
-    return rowSchema(callTask);
-  },
-  handler: async (ctx) => {
-    const { id } = ctx.body as { id: number };
-    const before = await mustFind(callTask, ctx as RouteContext, id);
-    const change = applyAction({ status: before.status as TaskStatus }, action);
-    if (!change) throw conflict(`cannot ${action} a ${String(before.status)} task / 当前状态不能${action}`);
-    const after = await setStatus(ctx as RouteContext, before, change, action);
-    // starting after the latest call time pauses the task until the next day
-    return action === 'start' ? applyTick(ctx as RouteContext, after, ctx.req.server.jobs.clock.now()) : after;
-  },
-});
+const actionRoute = (action: TaskAction): RouteDef =>
+  route({
+    method: 'POST',
+    path: `call-center/task/${action}`,
+    access: { permission: VK.task },
+    summary: `${action[0].toUpperCase()}${action.slice(1)} a call task (40009 when the task's status does not allow it)`,
+    body: idBody,
+    get reply() {
+      return rowSchema(callTask);
+    },
+    handler: async (ctx) => {
+      const { id } = ctx.body;
+      const before = await mustFind(callTask, ctx, id);
+      const change = applyAction({ status: before.status as TaskStatus }, action);
+      if (!change) throw conflict(`cannot ${action} a ${String(before.status)} task / 当前状态不能${action}`);
+      const after = await setStatus(ctx, before, change, action);
+      // starting after the latest call time pauses the task until the next day
+      return action === 'start' ? applyTick(ctx, after, ctx.req.server.jobs.clock.now()) : after;
+    },
+  });
 
 callTask.actions = [
   ...TASK_ACTIONS.map(actionRoute),
