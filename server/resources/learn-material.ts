@@ -24,17 +24,7 @@ export const learnMaterial: ResourceDef = {
     id: F.id(),
     shop_id: F.shopId(),
     shop_name: F.shopName(),
-    // filter only (the material list's mail-account picker, spec: GET shop/mail-account/list): the rows
-    // of that account's shop; a detail names the shop's first mail account
-    mail_account_id: {
-      schema: ID,
-      nullable: true,
-      virtual: true,
-      detailOnly: true,
-      filter: 'eq',
-      select: '(SELECT min(m.id) FROM mail_account m WHERE m.shop_id = t.shop_id)',
-      filterWhere: 't.shop_id = (SELECT m.shop_id FROM mail_account m WHERE m.id = $value)',
-    },
+    mail_account_id: F.mailAccountFilter(),
     user_id: { schema: ID, nullable: true, filter: 'eq' },
     channel: F.enumOf(CHANNELS),
     source_type: F.enumOf(ids(POLICY_SOURCE_TYPES)),

@@ -2,7 +2,7 @@ import { route, type JsonSchema, type RouteDef } from '../../http/route.js';
 import { notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { findRow } from '../engine/list.js';
-import { ID, idQuery, rowSchema } from '../engine/schemas.js';
+import { idQuery, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from './keys.js';
 
@@ -48,17 +48,7 @@ export const mailSession: ResourceDef = {
     id: F.id(),
     shop_id: { ...F.shopId(), readOnly: true },
     shop_name: F.shopName(),
-    // filter only (the mail-session list's mail-account picker, spec: GET shop/mail-account/list): the rows
-    // of that account's shop; a detail names the shop's first mail account
-    mail_account_id: {
-      schema: ID,
-      nullable: true,
-      virtual: true,
-      detailOnly: true,
-      filter: 'eq',
-      select: '(SELECT min(m.id) FROM mail_account m WHERE m.shop_id = t.shop_id)',
-      filterWhere: 't.shop_id = (SELECT m.shop_id FROM mail_account m WHERE m.id = $value)',
-    },
+    mail_account_id: F.mailAccountFilter(),
     subject: readOnly(F.str(300)),
     customer_email: readOnly(F.str(200)),
     mail_count: { schema: { type: 'integer' }, readOnly: true },
