@@ -35,6 +35,16 @@ async function post<T>(p: string, data: object): Promise<{ code: number; msg: st
   return (await res.json()) as { code: number; msg: string; data: T };
 }
 
+/** The list's row ids once they equal `expected` (the URL changes before the new page of rows arrives), else the last ones seen after 15 s. */
+async function rowIdsSettled(page: Page, schemaId: string, expected: number[]): Promise<number[]> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const ids = await rowIds(page, schemaId);
+    if (JSON.stringify(ids) === JSON.stringify(expected) || Date.now() > end) return ids;
+    await page.waitForTimeout(200);
+  }
+}
+
 const rowIds = (page: Page, schemaId: string) =>
   page.getByTestId(`list-${schemaId}`).locator('.ant-table-tbody tr.ant-table-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-row-key'))));
 
@@ -61,14 +71,14 @@ describe('sorting', () => {
     await page.waitForURL(/sort_by=plugin_status&sort_order=ascend/);
     await waitList(page, id);
     const first = await api<{ list: Array<{ id: number }> }>(page, 'shop/list', { sort_by: 'plugin_status', sort_order: 'asc', page_size: 10 });
-    assert.deepEqual(await rowIds(page, id), first.list.map((r) => r.id));
+    assert.deepEqual(await rowIdsSettled(page, id, first.list.map((r) => r.id)), first.list.map((r) => r.id));
 
     await header('name').click();
     await page.waitForURL(/then_by=name&then_order=ascend/);
     assert.match(page.url(), /sort_by=plugin_status&sort_order=ascend/);
     await waitList(page, id);
     const both = await api<{ list: Array<{ id: number }> }>(page, 'shop/list', { sort_by: 'plugin_status', sort_order: 'asc', then_by: 'name', then_order: 'asc', page_size: 10 });
-    assert.deepEqual(await rowIds(page, id), both.list.map((r) => r.id));
+    assert.deepEqual(await rowIdsSettled(page, id, both.list.map((r) => r.id)), both.list.map((r) => r.id));
     // the order differs from the first key alone somewhere in the demo data, or the check proves nothing
     const firstAll = await api<{ list: Array<{ id: number }> }>(page, 'shop/list', { sort_by: 'plugin_status', sort_order: 'asc', page_size: 100 });
     const bothAll = await api<{ list: Array<{ id: number }> }>(page, 'shop/list', { sort_by: 'plugin_status', sort_order: 'asc', then_by: 'name', then_order: 'asc', page_size: 100 });
@@ -78,7 +88,7 @@ describe('sorting', () => {
     await waitList(page, id);
     assert.equal(await header('plugin_status').getAttribute('aria-sort'), 'ascending');
     assert.equal(await header('name').getAttribute('aria-sort'), 'ascending');
-    assert.deepEqual(await rowIds(page, id), both.list.map((r) => r.id));
+    assert.deepEqual(await rowIdsSettled(page, id, both.list.map((r) => r.id)), both.list.map((r) => r.id));
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The prompt playground in Chromium against the real server with the demo data and a small
- * OpenAI-compatible server started here (tests/api/ai/fake-openai.ts, words sent 150 ms apart):
+ * OpenAI-compatible server started here (tests/api/ai/fake-openai.ts, words sent 300 ms apart):
  * a question streams the model's answer into the page piece by piece, with the knowledge it
  * retrieved; compare debug puts the model and the built-in responder side by side and shows the
  * difference in their knowledge.
@@ -20,7 +20,7 @@ let policy: { id: number; title: string; shop_id: number };
 const pageErrors: string[] = [];
 
 before(async () => {
-  fake = await startFakeOpenAI({ wordDelayMs: 150 });
+  fake = await startFakeOpenAI({ wordDelayMs: 300 });
   h = await startHarness();
   page = await h.newPage();
   page.setDefaultTimeout(60_000);
@@ -63,16 +63,23 @@ describe('prompt playground', () => {
     await page.waitForLoadState('networkidle');
     await choose('playground-shop', String(policy.shop_id));
     await choose('playground-model-a', 'E2E stand-in');
+    // every text the answer shows while it streams, recorded by the page itself (a poll from
+    // here could miss a short stream on a busy machine)
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __partials: string[] }).__partials = seen;
+      new MutationObserver(() => {
+        const el = document.querySelector('[data-testid="playground-answer-a"]');
+        if (el?.getAttribute('data-status') === 'streaming') seen.push(el.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     await ask(`${policy.title}?`);
     const answer = page.getByTestId('playground-answer-a');
-    // part of the answer is on the page while the rest is still coming
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="playground-answer-a"]');
-      const text = el?.textContent ?? '';
-      return el?.getAttribute('data-status') === 'streaming' && text.startsWith('answer') && text !== 'answer from e2e';
-    });
     await page.locator('[data-testid="playground-answer-a"][data-status="done"]').waitFor({ timeout: 30_000 });
     assert.equal(await answer.innerText(), 'answer from e2e');
+    // part of the answer was on the page while the rest was still coming
+    const partials = await page.evaluate(() => (window as unknown as { __partials: string[] }).__partials);
+    assert.ok(partials.some((t) => t.startsWith('answer') && t !== 'answer from e2e'), `texts while streaming: ${JSON.stringify(partials)}`);
     const meta = await page.getByTestId('playground-meta-a').innerText();
     assert.match(meta, /ok-e2e/);
     assert.match(meta, /11/); // prompt tokens reported by the server
