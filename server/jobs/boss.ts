@@ -55,9 +55,26 @@ export interface BossOptions {
   supervise: boolean;
 }
 
-export function createBoss(db: SqlDb, opts: BossOptions): PgBoss {
-  return new PgBoss({
-    db: bossExecutor(db),
+/** A pg-boss instance and the switch that detaches it from the database at shutdown. */
+export interface Boss {
+  boss: PgBoss;
+  /**
+   * After the engine's stop: pg-boss calls that still arrive (a worker loop that outlived the
+   * stop's timeout marking its job failed) get an empty result instead of a closed pool's error,
+   * which pg-boss would leave as an unhandled rejection. Such a job stays 'active' and is
+   * recovered on the next start, as after a kill -9.
+   */
+  detach(): void;
+}
+
+export function createBoss(db: SqlDb, opts: BossOptions): Boss {
+  const exec = bossExecutor(db);
+  let detached = false;
+  const boss = new PgBoss({
+    db: {
+      executeSql: (text: string, values: Parameters<PgBoss.Db['executeSql']>[1]) =>
+        detached ? Promise.resolve({ rows: [], rowCount: 0 }) : exec.executeSql(text, values),
+    },
     schema: opts.schema,
     supervise: opts.supervise,
     // schedules are decided by the engine's tickers against the injected clock (server/jobs/ticks.ts)
@@ -67,4 +84,10 @@ export function createBoss(db: SqlDb, opts: BossOptions): PgBoss {
     archiveCompletedAfterSeconds: 3600,
     deleteAfterDays: 7,
   });
+  return {
+    boss,
+    detach: () => {
+      detached = true;
+    },
+  };
 }

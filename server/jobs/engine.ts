@@ -36,6 +36,7 @@ export class JobEngine {
   readonly clock: Clock;
   readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly boss: PgBoss;
+  private readonly detachBoss: () => void;
   private readonly kinds: Map<string, JobKind>;
   private readonly shutdown = new AbortController();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -50,7 +51,9 @@ export class JobEngine {
     this.clock = opts.clock ?? systemClock;
     this.kinds = new Map(opts.kinds.map((k) => [k.kind, k]));
     this.log = opts.log ?? quietLog;
-    this.boss = createBoss(opts.db, { schema: opts.bossSchema ?? 'pgboss', supervise: opts.concurrency > 0 });
+    const created = createBoss(opts.db, { schema: opts.bossSchema ?? 'pgboss', supervise: opts.concurrency > 0 });
+    this.boss = created.boss;
+    this.detachBoss = created.detach;
     this.boss.on('error', (err: Error) => this.log.warn({ err: err.message }, 'queue error'));
   }
 
@@ -272,6 +275,7 @@ export class JobEngine {
     // running jobs see the abort and end; what is left 'running' is recovered on the next start
     await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, 8_000))]);
     await this.boss.stop({ graceful: true, wait: true, timeout: 8_000 }).catch(() => undefined);
+    this.detachBoss();
     if (this.runsWorkers) await this.opts.db.query(`DELETE FROM work_worker WHERE id = $1`, [this.workerId]).catch(() => undefined);
   }
 }
