@@ -1,4 +1,5 @@
 import type { MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
 import { inRawTx, sendOk } from './engine/raw.js';
@@ -26,7 +27,7 @@ interface Failure {
  * in the file) or failed with its reason, in one transaction with one audit row.
  */
 export function importRoute(def: ResourceDef, permission: Permission): RouteDef {
-  const fieldsSchema = { type: 'object', additionalProperties: false, properties: { shop_id: { type: 'integer', minimum: 1 } } };
+  const fieldsSchema = Type.Object({ shop_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
   return {
     method: 'POST',
     path: `${def.name}/import-product`,
@@ -45,7 +46,7 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
           file = { name: f.filename, data };
         } else fields[part.fieldname] = String((part as { value: unknown }).value);
       }
-      const form = check<{ shop_id?: number }>(fieldsSchema, fields);
+      const form = check(fieldsSchema, fields);
       if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
       const rows = await readSheet(file.name, file.data, IMPORT_MAX_ROWS);
       if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);

@@ -1,4 +1,5 @@
 import type { MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
 import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { invalid } from '../http/errors.js';
@@ -9,7 +10,7 @@ import { F } from './engine/fields.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { mustExist } from './engine/refs.js';
 import { insertRow, mustFind, updateRow } from './engine/routes.js';
-import { ID, idBody, rowSchema } from './engine/schemas.js';
+import { ID, Id, idBody, rowSchema } from './engine/schemas.js';
 import { check } from './engine/validate.js';
 import type { ResourceDef } from './engine/types.js';
 import { DOC_STATUS, ids } from './enums.js';
@@ -19,8 +20,8 @@ export const DOC_MAX_BYTES = 10 * 1024 * 1024;
 export const DOC_TYPES = DOC_FILE_TYPES;
 export const NEED_DOC = 'please upload doc / 请上传文档';
 /** estimated tokens per chunk, and the fraction of a chunk repeated at the start of the next */
-const CHUNK_SIZE = { type: 'integer', minimum: 50, maximum: 4000 };
-const CHUNK_OVERLAP = { type: 'number', minimum: 0, maximum: 0.5 };
+const CHUNK_SIZE = Type.Integer({ minimum: 50, maximum: 4000 });
+const CHUNK_OVERLAP = Type.Number({ minimum: 0, maximum: 0.5 });
 
 /**
  * Uploaded documents; each is learned by a `doc.learn` job (learn-doc-job.ts): parsed, chunked and
@@ -85,11 +86,15 @@ async function readUpload(ctx: RouteContext): Promise<{ fields: Record<string, s
   return { fields, file };
 }
 
-const createFields = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { shop_id: ID, name: { type: 'string', minLength: 1, maxLength: 255 }, chunk_size: CHUNK_SIZE, chunk_overlap: CHUNK_OVERLAP },
-};
+const createFields = Type.Object(
+  {
+    shop_id: Type.Optional(Id),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    chunk_size: Type.Optional(CHUNK_SIZE),
+    chunk_overlap: Type.Optional(CHUNK_OVERLAP),
+  },
+  { additionalProperties: false },
+);
 /** multipart fields are text: the numbers become numbers before the schema check */
 const numeric = (fields: Record<string, string>) => {
   const out: Record<string, unknown> = { ...fields };
@@ -106,7 +111,7 @@ const createRoute: RouteDef = {
   raw: 'multipart',
   handler: async (ctx) => {
     const { fields, file } = await readUpload(ctx);
-    const f = check<{ shop_id?: number; name?: string; chunk_size?: number; chunk_overlap?: number }>(createFields, numeric(fields));
+    const f = check(createFields, numeric(fields));
     if (!file || file.data.length === 0) throw invalid([{ field: 'file', message: NEED_DOC }]);
     const type = typeOf(file.name);
     if (!(DOC_TYPES as readonly string[]).includes(type)) {

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { applyFilters, Sql } from './engine/list.js';
-import { ID, listQuerySchema } from './engine/schemas.js';
+import { Id, listQuerySchema } from './engine/schemas.js';
 import { check } from './engine/validate.js';
 import type { ResourceDef } from './engine/types.js';
 import { MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, type Labelled } from './enums.js';
@@ -307,7 +307,7 @@ const exportListRoute = route({
 });
 
 function downloadRoute(method: 'GET' | 'POST'): RouteDef {
-  const schema = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } };
+  const schema = Type.Object({ id: Id }, { additionalProperties: false });
   return {
     method,
     path: 'learn-material/export/download',
@@ -317,7 +317,7 @@ function downloadRoute(method: 'GET' | 'POST'): RouteDef {
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;
-      const { id } = check<{ id: number }>(schema, method === 'GET' ? { ...(req.query as object) } : { ...((req.body as object) ?? {}) });
+      const { id } = check(schema, method === 'GET' ? { ...(req.query as object) } : { ...((req.body as object) ?? {}) });
       const params: unknown[] = [id];
       const e = (
         await ctx.db.query<{ status: string; format: string; file_name: string; size: string; expires_at: Date | null }>(

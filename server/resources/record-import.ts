@@ -19,6 +19,7 @@
  * fields, the whole import in one transaction with one audit row.
  */
 import type { MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../../src/contract/codes.js';
 import { invalid } from '../http/errors.js';
 import { pickLang, requestLang, type Lang } from '../http/lang.js';
@@ -137,6 +138,8 @@ interface Upload {
   shopId?: number;
 }
 
+const UPLOAD_FIELDS = Type.Object({ shop_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) }, { additionalProperties: false });
+
 /** The multipart body: one file (≤ 10 MB) and an optional shop_id; anything wrong is 40001 on file. */
 async function readUpload(ctx: RouteContext): Promise<Upload> {
   const noFile = () => invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
@@ -152,10 +155,7 @@ async function readUpload(ctx: RouteContext): Promise<Upload> {
     } else fields[part.fieldname] = String((part as { value: unknown }).value);
   }
   if (fields.shop_id === '' || fields.shop_id === 'undefined' || fields.shop_id === 'null') delete fields.shop_id;
-  const form = check<{ shop_id?: number }>(
-    { type: 'object', additionalProperties: false, properties: { shop_id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
-    fields,
-  );
+  const form = check(UPLOAD_FIELDS, fields);
   if (!file || !file.data.length) throw noFile();
   return { file, shopId: form.shop_id };
 }

@@ -7,8 +7,8 @@ import { MIN_PASSWORD_LENGTH, generatePassword, hashPassword } from '../auth/pas
 import { assertNewPassword } from '../auth/password-policy.js';
 import { revokeAccountSessions } from '../auth/sessions.js';
 import { conflict, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, route, withTx, type RouteContext } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { defineRoutes, route, withTx } from '../http/route.js';
 import { roleRef } from './session.js';
 
 const ts = { type: ['string', 'null'], format: 'date-time' };
@@ -108,24 +108,21 @@ export const routes = defineRoutes([
       return { permissions: [{ ...COMMON_HOME, permission_name_en: 'Home' }, ...perms.rows], roles: roles.rows };
     },
   },
-  {
+  route({
     method: 'GET',
     path: 'account/list',
     access: { permission: Keys.account },
     summary: 'Accounts, paged; filter by keyword (email or name), status, role',
-    query: {
-      type: 'object',
-      properties: {
-        ...pageProps,
-        keyword: { type: 'string', maxLength: 200 },
-        email: { type: 'string', maxLength: 200 },
-        name: { type: 'string', maxLength: 100 },
-        status: { type: 'integer', enum: [0, 1] },
-        role_id: { type: 'integer' },
-      },
-    },
+    query: Type.Object({
+      ...pageFields,
+      keyword: Type.Optional(Type.String({ maxLength: 200 })),
+      email: Type.Optional(Type.String({ maxLength: 200 })),
+      name: Type.Optional(Type.String({ maxLength: 100 })),
+      status: Type.Optional(Type.Integer({ enum: [0, 1] })),
+      role_id: Type.Optional(Type.Integer()),
+    }),
     reply: pageReply(accountRow),
-    handler: (ctx: RouteContext<PageQuery & { keyword?: string; email?: string; name?: string; status?: number; role_id?: number }>) => {
+    handler: (ctx) => {
       const q = ctx.query;
       return paged(
         ctx.db,
@@ -142,7 +139,7 @@ export const routes = defineRoutes([
         q,
       );
     },
-  },
+  }),
   route({
     method: 'POST',
     path: 'account/create',

@@ -1,6 +1,7 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { Keys } from '../auth/guards.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, type RouteContext } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { defineRoutes, route } from '../http/route.js';
 
 const row = {
   type: 'object',
@@ -19,21 +20,15 @@ const row = {
   },
 };
 const filters = {
-  actor: { type: 'string', maxLength: 200, description: 'account id or email' },
-  action: { type: 'string', maxLength: 64 },
-  resource: { type: 'string', maxLength: 64 },
-  target_id: { type: 'string', maxLength: 64 },
-  start_time: { type: 'string', format: 'date-time' },
-  end_time: { type: 'string', format: 'date-time' },
+  actor: Type.Optional(Type.String({ maxLength: 200, description: 'account id or email' })),
+  action: Type.Optional(Type.String({ maxLength: 64 })),
+  resource: Type.Optional(Type.String({ maxLength: 64 })),
+  target_id: Type.Optional(Type.String({ maxLength: 64 })),
+  start_time: Type.Optional(Type.String({ format: 'date-time' })),
+  end_time: Type.Optional(Type.String({ format: 'date-time' })),
 };
-interface Filters {
-  actor?: string;
-  action?: string;
-  resource?: string;
-  target_id?: string;
-  start_time?: string;
-  end_time?: string;
-}
+const filterQuery = Type.Object(filters);
+type Filters = Static<typeof filterQuery>;
 
 const SELECT = 'id, actor_id, actor_email, action, resource, target_id, before, after, ip, user_agent, created_at';
 
@@ -51,29 +46,29 @@ function where(f: Filters): { sql: string; params: unknown[] } {
 }
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'audit-log/list',
     access: { permission: Keys.auditLogs },
     summary: 'Audit rows, newest first, paged; filter by actor (id or email), action, resource, target, time range',
-    query: { type: 'object', properties: { ...pageProps, ...filters } },
+    query: Type.Object({ ...pageFields, ...filters }),
     reply: pageReply(row),
-    handler(ctx: RouteContext<PageQuery & Filters>) {
+    handler(ctx) {
       const w = where(ctx.query);
       return paged(ctx.db, { select: SELECT, fromWhere: w.sql, orderBy: 'created_at DESC, id DESC', params: w.params }, ctx.query);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'audit-log/all',
     access: { permission: Keys.auditLogs },
     summary: 'Audit rows matching the filters, newest first, at most 1000 (for export)',
-    query: { type: 'object', properties: filters },
+    query: filterQuery,
     reply: { type: 'array', items: row },
-    async handler(ctx: RouteContext<Filters>) {
+    async handler(ctx) {
       const w = where(ctx.query);
       const r = await ctx.db.query(`SELECT ${SELECT} ${w.sql} ORDER BY created_at DESC, id DESC LIMIT 1000`, w.params);
       return r.rows;
     },
-  },
+  }),
 ]);

@@ -11,12 +11,14 @@
  * the engine's clock (`app.jobs.clock`), so tests can place it. Plain SQL, the same on PGlite and
  * PostgreSQL (docs/api.md "Module homes").
  */
+import { Type } from '@sinclair/typebox';
 import { MODULES, type ModuleName } from '../../src/contract/permission-manifest.js';
 import { Keys } from '../auth/guards.js';
 import type { Queryable } from '../db/db.js';
 import { invalid } from '../http/errors.js';
 import { allowed } from '../http/register.js';
-import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
+import { defineRoutes, route, type SessionUser } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
 
 export const HOME_DAYS = 14;
 
@@ -279,23 +281,19 @@ const BY_MODULE: Record<ModuleName, (db: Queryable, w: Window, can: Can) => Prom
 export const canFor = (user: SessionUser | null): Can => (key) => allowed({ permission: key }, user);
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'home/stats',
     access: 'login',
     summary:
       "A module home's key figures: only those whose page the account may open (each figure names its page key); " +
       'per-day figures cover the last 14 days, bucketed by calendar day in `tz` (IANA, default UTC)',
-    query: {
-      type: 'object',
-      required: ['module'],
-      properties: {
-        module: { type: 'string', enum: [...MODULES] },
-        tz: { type: 'string', maxLength: 64, default: 'UTC', description: 'IANA time zone of the day buckets, e.g. Asia/Shanghai' },
-      },
-    },
+    query: Type.Object({
+      module: StringEnum(MODULES),
+      tz: Type.Optional(Type.String({ maxLength: 64, default: 'UTC', description: 'IANA time zone of the day buckets, e.g. Asia/Shanghai' })),
+    }),
     reply,
-    async handler(ctx: RouteContext<{ module: ModuleName; tz?: string }>) {
+    async handler(ctx) {
       const tz = ctx.query.tz || 'UTC';
       if (!validZone(tz)) throw invalid([{ field: 'tz', message: 'must be an IANA time zone name / 须为 IANA 时区名' }]);
       const now = (ctx.req.server.jobs?.clock ?? { now: () => new Date() }).now();
@@ -303,5 +301,5 @@ export const routes = defineRoutes([
       const figures = await BY_MODULE[ctx.query.module](ctx.db, w, canFor(ctx.user));
       return { module: ctx.query.module, tz, days: w.days, figures };
     },
-  },
+  }),
 ]);

@@ -5,8 +5,9 @@
  * a console session. Each call takes `{ records: [...] }` (1–1,000) and answers one result per
  * record (server/ingest/ingest.ts); each batch leaves one audit row. docs/api.md "Ingestion API".
  */
+import { Type } from '@sinclair/typebox';
 import { pickLang, requestLang } from '../http/lang.js';
-import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { defineRoutes, route, type RouteDef } from '../http/route.js';
 import { ingestBatch, KINDS } from '../ingest/ingest.js';
 
 export const INGEST_MAX_RECORDS = 1000;
@@ -38,9 +39,9 @@ const reply = {
 };
 
 export const routes: RouteDef[] = defineRoutes(
-  KINDS.map((k) => ({
-    method: 'POST' as const,
-    base: 'ingest/v1' as const,
+  KINDS.map((k) => route({
+    method: 'POST',
+    base: 'ingest/v1',
     path: k.path,
     access: { service: k.scope },
     tags: ['ingest'],
@@ -48,21 +49,15 @@ export const routes: RouteDef[] = defineRoutes(
     summary:
       `${k.summary}. Bearer service token with scope "${k.scope}". Up to ${INGEST_MAX_RECORDS} records, each checked on its own ` +
       '(the record schema is `x-record-schema` of `records.items`); idempotent by (shop_id, external_id): created, updated, unchanged or rejected with its fields',
-    body: {
-      type: 'object',
-      required: ['records'],
-      properties: {
-        records: {
-          type: 'array',
-          minItems: 1,
-          maxItems: INGEST_MAX_RECORDS,
-          // validated record by record in the handler, so one bad record does not refuse the batch
-          items: { description: 'one record, checked on its own against x-record-schema', 'x-record-schema': k.schema },
-        },
-      },
-    },
+    body: Type.Object({
+      records: Type.Array(
+        // validated record by record in the handler, so one bad record does not refuse the batch
+        Type.Unsafe<unknown>({ description: 'one record, checked on its own against x-record-schema', 'x-record-schema': k.schema }),
+        { minItems: 1, maxItems: INGEST_MAX_RECORDS },
+      ),
+    }),
     reply,
-    async handler(ctx: RouteContext<unknown, { records: unknown[] }>) {
+    async handler(ctx) {
       const out = await ingestBatch(ctx.db, k, ctx.body.records);
       const token = ctx.req.serviceToken;
       await ctx.audit({

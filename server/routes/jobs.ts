@@ -4,13 +4,15 @@
  * transaction). `job/of` lets a page show the progress of its own records' jobs to anyone who
  * may open that page. The engine itself is server/jobs (docs/architecture.md "The work engine").
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { Keys } from '../auth/guards.js';
 import type { Queryable } from '../db/db.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
 import { allowed } from '../http/register.js';
-import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { defineRoutes, route, type RouteDef } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
 import { pickLang, requestLang, type Lang } from '../http/lang.js';
 import { JOB_STATES } from '../jobs/types.js';
 
@@ -67,21 +69,15 @@ const ROW_COLS = `${LIVE_COLS}, j.created_by, a.name AS created_by_name, a.email
 const FROM = 'FROM work_job j LEFT JOIN accounts a ON a.id = j.created_by';
 
 const filters = {
-  state: { type: 'string', enum: [...JOB_STATES] },
-  kind: { type: 'string', maxLength: 64 },
-  ref_type: { type: 'string', maxLength: 64 },
-  ref_id: { type: 'integer', minimum: 1 },
-  created_by: { type: 'integer', minimum: 1, description: 'account id of who started it' },
-  keyword: { type: 'string', maxLength: 200, description: 'part of the title' },
+  state: Type.Optional(StringEnum(JOB_STATES)),
+  kind: Type.Optional(Type.String({ maxLength: 64 })),
+  ref_type: Type.Optional(Type.String({ maxLength: 64 })),
+  ref_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  created_by: Type.Optional(Type.Integer({ minimum: 1, description: 'account id of who started it' })),
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: 'part of the title' })),
 };
-interface Filters {
-  state?: string;
-  kind?: string;
-  ref_type?: string;
-  ref_id?: number;
-  created_by?: number;
-  keyword?: string;
-}
+const listQuery = Type.Object({ ...pageFields, ...filters });
+type Filters = Static<typeof listQuery>;
 
 function where(f: Filters): { sql: string; params: unknown[] } {
   const keyword = f.keyword?.trim();
@@ -94,7 +90,8 @@ function where(f: Filters): { sql: string; params: unknown[] } {
   };
 }
 
-const idBody = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+const id = Type.Integer({ minimum: 1 });
+const idBody = Type.Object({ id });
 
 /** The job's state for the audit row and the 40009 message; 40004 when there is no such job. */
 async function stateOf(ctx: { db: Queryable }, id: number): Promise<{ state: string; attempts: number }> {
@@ -122,47 +119,43 @@ async function liveRow(ctx: { db: Queryable; req: FastifyRequest }, id: number):
 }
 
 const routes: RouteDef[] = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'job/list',
     access: { permission: Keys.job },
     summary: 'Jobs of the work engine, newest first, paged; filter by state, kind, ref (type, id), who started it, title',
-    query: { type: 'object', properties: { ...pageProps, ...filters } },
+    query: listQuery,
     reply: pageReply(row),
-    async handler(ctx: RouteContext<PageQuery & Filters>) {
+    async handler(ctx) {
       const w = where(ctx.query);
       const page = await paged(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
       const lang = requestLang(ctx.req);
       return { ...page, list: page.list.map((r) => inLang(r, lang)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'job/detail',
     access: { permission: [Keys.job, Keys.jobDetail] },
     summary: 'One job with its data and result',
-    query: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+    query: Type.Object({ id }),
     reply: detail,
-    async handler(ctx: RouteContext<{ id: number }>) {
+    async handler(ctx) {
       const r = await ctx.db.query(`SELECT ${ROW_COLS}, j.data, j.result, j.worker_id ${FROM} WHERE j.id = $1`, [ctx.query.id]);
       if (!r.rows[0]) throw notFound(`job ${ctx.query.id}`);
       return inLang(r.rows[0], requestLang(ctx.req));
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'job/of',
     access: 'login',
     summary:
       'The latest jobs (at most 20, newest first) of one record, e.g. ref_type=learn_doc&ref_id=12: state and progress only. ' +
       'Allowed to whoever may open the page of that record type (or the Jobs page)',
-    query: {
-      type: 'object',
-      required: ['ref_type', 'ref_id'],
-      properties: { ref_type: { type: 'string', maxLength: 64 }, ref_id: { type: 'integer', minimum: 1 } },
-    },
+    query: Type.Object({ ref_type: Type.String({ maxLength: 64 }), ref_id: Type.Integer({ minimum: 1 }) }),
     reply: { type: 'array', items: live },
-    async handler(ctx: RouteContext<{ ref_type: string; ref_id: number }>) {
+    async handler(ctx) {
       const pageKey = REF_PAGE_KEYS[ctx.query.ref_type];
       const keys = pageKey ? [Keys.job, pageKey] : [Keys.job];
       if (!allowed({ permission: keys }, ctx.user)) throw forbidden();
@@ -173,15 +166,15 @@ const routes: RouteDef[] = defineRoutes([
       const lang = requestLang(ctx.req);
       return r.rows.map((row) => inLang(row, lang));
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'job/cancel',
     access: { permission: Keys.jobCancel },
     summary: 'Cancels a queued job at once, a running one at its next progress call (within a few seconds); 40009 when it is over',
     body: idBody,
     reply: row,
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    async handler(ctx) {
       const { id } = ctx.body;
       const before = await stateOf(ctx, id);
       if (!(await ctx.req.server.jobs.cancel(ctx.db, id))) {
@@ -191,15 +184,15 @@ const routes: RouteDef[] = defineRoutes([
       await ctx.audit({ action: 'cancel', resource: 'job', targetId: id, before: { state: before.state }, after });
       return liveRow(ctx, id);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'job/retry',
     access: { permission: Keys.jobRetry },
     summary: 'Runs a failed or cancelled job again (a full round of attempts; attempts keep counting); 40009 otherwise',
     body: idBody,
     reply: row,
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    async handler(ctx) {
       const { id } = ctx.body;
       const before = await stateOf(ctx, id);
       if (!(await ctx.req.server.jobs.retry(ctx.db, id))) {
@@ -211,7 +204,7 @@ const routes: RouteDef[] = defineRoutes([
       await ctx.audit({ action: 'retry', resource: 'job', targetId: id, before, after: { state: 'queued' } });
       return liveRow(ctx, id);
     },
-  },
+  }),
 ]);
 
 function stateZh(state: string): string {
@@ -223,26 +216,23 @@ function stateZh(state: string): string {
  * registered only when the server starts with JOBS_TEST_ROUTES=1, never in a deployment.
  */
 const testRoutes: RouteDef[] = defineRoutes([
-  {
+  route({
     method: 'POST',
     path: 'job/test-noop',
     access: { permission: Keys.jobRetry },
     summary: 'TEST ONLY (JOBS_TEST_ROUTES=1): enqueues a system.noop job (steps of 100 ms, planned failures)',
-    body: {
-      type: 'object',
-      properties: {
-        steps: { type: 'integer', minimum: 0, maximum: 10_000 },
-        failTimes: { type: 'integer', minimum: 0, maximum: 100 },
-        maxAttempts: { type: 'integer', minimum: 1, maximum: 10 },
-        title: { type: 'string', maxLength: 200 },
-      },
-    },
+    body: Type.Object({
+      steps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+      failTimes: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+      maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+      title: Type.Optional(Type.String({ maxLength: 200 })),
+    }),
     reply: { type: 'object', properties: { id: { type: 'integer' } } },
-    handler(ctx: RouteContext<unknown, { steps?: number; failTimes?: number; maxAttempts?: number; title?: string }>) {
+    handler(ctx) {
       const { steps, failTimes, maxAttempts, title } = ctx.body;
       return ctx.req.server.jobs.enqueue(ctx.db, 'system.noop', { steps, failTimes }, { createdBy: ctx.user?.id ?? null, maxAttempts, title });
     },
-  },
+  }),
 ]);
 
 const exported = process.env.JOBS_TEST_ROUTES === '1' ? [...routes, ...testRoutes] : routes;

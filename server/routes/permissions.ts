@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
 import { assertMayEditPermissionTree } from '../auth/ceiling.js';
 import { Keys } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, type RouteContext } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { defineRoutes, route } from '../http/route.js';
 
 const COLS = 'id, pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort';
 const rowProps = {
@@ -24,16 +25,18 @@ const treeNode = {
   type: 'object',
   properties: { ...rowProps, children_recursive: { type: 'array', items: { $ref: 'PermissionTreeNode#' } } },
 };
+/** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
 const editable = {
-  pid: { type: 'integer', minimum: 0 },
-  module: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' },
-  permission_key: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' },
-  permission_name: { type: 'string', minLength: 1, maxLength: 100 },
-  permission_name_en: { type: 'string', maxLength: 100 },
-  permission_type: { type: 'integer', enum: [1, 2, 3, 4] },
-  frontend_route: { type: 'string', maxLength: 300 },
-  sort: { type: 'integer' },
+  pid: Type.Integer({ minimum: 0 }),
+  module: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' }),
+  permission_key: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' }),
+  permission_name: Type.String({ minLength: 1, maxLength: 100 }),
+  permission_name_en: Type.String({ maxLength: 100 }),
+  permission_type: Type.Integer({ enum: [1, 2, 3, 4] }),
+  frontend_route: Type.String({ maxLength: 300 }),
+  sort: Type.Integer(),
 };
+const id = Type.Integer({ minimum: 1 });
 
 interface PermissionRow {
   id: number;
@@ -75,23 +78,20 @@ async function keyTaken(q: Queryable, module: string, key: string, exceptId = 0)
 }
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'permission/list',
     access: { permission: Keys.permission },
     summary: 'Permissions, paged; filter by module, type, parent, keyword',
-    query: {
-      type: 'object',
-      properties: {
-        ...pageProps,
-        module: { type: 'string', maxLength: 64 },
-        permission_type: { type: 'integer', enum: [1, 2, 3, 4] },
-        pid: { type: 'integer', minimum: 0 },
-        keyword: { type: 'string', maxLength: 200 },
-      },
-    },
+    query: Type.Object({
+      ...pageFields,
+      module: Type.Optional(Type.String({ maxLength: 64 })),
+      permission_type: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4] })),
+      pid: Type.Optional(Type.Integer({ minimum: 0 })),
+      keyword: Type.Optional(Type.String({ maxLength: 200 })),
+    }),
     reply: pageReply(row),
-    handler: (ctx: RouteContext<PageQuery & { module?: string; permission_type?: number; pid?: number; keyword?: string }>) =>
+    handler: (ctx) =>
       paged(
         ctx.db,
         {
@@ -105,34 +105,43 @@ export const routes = defineRoutes([
         },
         ctx.query,
       ),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: 'permission/tree',
     access: { permission: [Keys.permission, Keys.role, Keys.roleCreate, Keys.roleUpdate, Keys.roleDetail] },
     summary: 'The permission tree (module entries at the root, children in children_recursive)',
-    query: { type: 'object', properties: { module: { type: 'string', maxLength: 64 } } },
+    query: Type.Object({ module: Type.Optional(Type.String({ maxLength: 64 })) }),
     reply: { type: 'array', items: treeNode },
-    async handler(ctx: RouteContext<{ module?: string }>) {
+    async handler(ctx) {
       const r = await ctx.db.query<PermissionRow>(
         `SELECT ${COLS} FROM permissions WHERE ($1::text IS NULL OR module = $1::text) ORDER BY sort, id`,
         [ctx.query.module || null],
       );
       return buildTree(r.rows);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'permission/create',
     access: { permission: Keys.permissionCreate },
     summary: 'Create a permission (super admin only: the permission tree is theirs)',
-    body: { type: 'object', required: ['module', 'permission_key', 'permission_name', 'permission_type'], properties: editable },
+    body: Type.Object({
+      pid: Type.Optional(editable.pid),
+      module: editable.module,
+      permission_key: editable.permission_key,
+      permission_name: editable.permission_name,
+      permission_name_en: Type.Optional(editable.permission_name_en),
+      permission_type: editable.permission_type,
+      frontend_route: Type.Optional(editable.frontend_route),
+      sort: Type.Optional(editable.sort),
+    }),
     reply: row,
-    async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+    async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const b = ctx.body;
       await assertParent(ctx.db, b.pid);
-      if (await keyTaken(ctx.db, b.module!, b.permission_key!)) throw conflict(`permission ${b.module}.${b.permission_key} already exists / 权限 ${b.module}.${b.permission_key} 已存在`);
+      if (await keyTaken(ctx.db, b.module, b.permission_key)) throw conflict(`permission ${b.module}.${b.permission_key} already exists / 权限 ${b.module}.${b.permission_key} 已存在`);
       const r = await ctx.db.query<PermissionRow>(
         `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
          VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::int, (SELECT COALESCE(max(sort), 0) + 1 FROM permissions))) RETURNING ${COLS}`,
@@ -142,17 +151,27 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'create', resource: 'permission', targetId: after.id, before: null, after });
       return after;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'permission/update',
     access: { permission: Keys.permissionUpdate },
     summary: 'Update a permission (fields given are changed; super admin only)',
-    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, ...editable } },
+    body: Type.Object({
+      id,
+      pid: Type.Optional(editable.pid),
+      module: Type.Optional(editable.module),
+      permission_key: Type.Optional(editable.permission_key),
+      permission_name: Type.Optional(editable.permission_name),
+      permission_name_en: Type.Optional(editable.permission_name_en),
+      permission_type: Type.Optional(editable.permission_type),
+      frontend_route: Type.Optional(editable.frontend_route),
+      sort: Type.Optional(editable.sort),
+    }),
     reply: row,
-    async handler(ctx: RouteContext<unknown, Partial<PermissionRow>>) {
+    async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
-      const before = await load(ctx.db, ctx.body.id!);
+      const before = await load(ctx.db, ctx.body.id);
       const next = { ...before, ...ctx.body };
       if (next.pid === before.id) throw conflict('a permission cannot be its own parent / 权限不能以自己为父级');
       if (next.pid !== before.pid) await assertParent(ctx.db, next.pid);
@@ -167,14 +186,14 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'update', resource: 'permission', targetId: before.id, before, after: r.rows[0] });
       return r.rows[0];
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'permission/delete',
     access: { permission: Keys.permissionDelete },
     summary: 'Delete a permission without children (roles lose it; super admin only)',
-    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    body: Type.Object({ id }),
+    async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id);
       const kids = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM permissions WHERE pid = $1', [before.id]);
@@ -183,5 +202,5 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'delete', resource: 'permission', targetId: before.id, before, after: null });
       return null;
     },
-  },
+  }),
 ]);

@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
 import { assertMayGrantPermissions, assertMayManageRole } from '../auth/ceiling.js';
 import { Keys, assertIdsExist, assertSuperAdminRemains } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, type RouteContext } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { defineRoutes, route } from '../http/route.js';
 
 const ts = { type: 'string', format: 'date-time' };
 const roleRow = {
@@ -18,19 +19,14 @@ const roleRow = {
     updated_at: ts,
   },
 };
-const idBody = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+const id = Type.Integer({ minimum: 1 });
+const idBody = Type.Object({ id });
+/** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
 const roleFields = {
-  name: { type: 'string', minLength: 1, maxLength: 100 },
-  is_super_admin: { type: 'boolean' },
-  permission_ids: { type: 'array', items: { type: 'integer' }, uniqueItems: true, maxItems: 5000 },
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  is_super_admin: Type.Boolean(),
+  permission_ids: Type.Array(Type.Integer(), { uniqueItems: true, maxItems: 5000 }),
 };
-
-interface RoleBody {
-  id?: number;
-  name?: string;
-  is_super_admin?: boolean;
-  permission_ids?: number[];
-}
 
 const ROLE_SELECT = `r.id, r.name, r.is_super_admin, r.created_at, r.updated_at,
   COALESCE((SELECT array_agg(rp.permission_id ORDER BY rp.permission_id) FROM role_permissions rp WHERE rp.role_id = r.id), '{}') AS permission_ids,
@@ -66,14 +62,14 @@ const view = (r: { id: number; name: string; is_super_admin: boolean; permission
 });
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'role/list',
     access: { permission: Keys.role },
     summary: 'Roles, paged; filter by name',
-    query: { type: 'object', properties: { ...pageProps, name: { type: 'string', maxLength: 100 } } },
+    query: Type.Object({ ...pageFields, name: Type.Optional(Type.String({ maxLength: 100 })) }),
     reply: pageReply(roleRow),
-    handler: (ctx: RouteContext<PageQuery & { name?: string }>) =>
+    handler: (ctx) =>
       paged(
         ctx.db,
         {
@@ -84,7 +80,7 @@ export const routes = defineRoutes([
         },
         ctx.query,
       ),
-  },
+  }),
   {
     method: 'GET',
     path: 'role/all',
@@ -96,24 +92,28 @@ export const routes = defineRoutes([
       return r.rows;
     },
   },
-  {
+  route({
     method: 'GET',
     path: 'role/detail',
     access: { permission: [Keys.role, Keys.roleDetail, Keys.roleUpdate] },
     summary: 'One role with its permission ids',
     query: idBody,
     reply: roleRow,
-    handler: (ctx: RouteContext<{ id: number }>) => loadRole(ctx.db, ctx.query.id),
-  },
-  {
+    handler: (ctx) => loadRole(ctx.db, ctx.query.id),
+  }),
+  route({
     method: 'POST',
     path: 'role/create',
     access: { permission: Keys.roleCreate },
     summary: 'Create a role',
-    body: { type: 'object', required: ['name'], properties: roleFields },
+    body: Type.Object({
+      name: roleFields.name,
+      is_super_admin: Type.Optional(roleFields.is_super_admin),
+      permission_ids: Type.Optional(roleFields.permission_ids),
+    }),
     reply: roleRow,
-    async handler(ctx: RouteContext<unknown, RoleBody>) {
-      const name = ctx.body.name!.trim();
+    async handler(ctx) {
+      const name = ctx.body.name.trim();
       const ids = ctx.body.permission_ids ?? [];
       assertMayManageRole(ctx.user!, { is_super_admin: ctx.body.is_super_admin });
       await assertMayGrantPermissions(ctx.db, ctx.user!, ids);
@@ -128,16 +128,21 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'create', resource: 'role', targetId: after.id, before: null, after: view(after) });
       return after;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'role/update',
     access: { permission: Keys.roleUpdate },
     summary: 'Update a role (fields given are changed)',
-    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, ...roleFields } },
+    body: Type.Object({
+      id,
+      name: Type.Optional(roleFields.name),
+      is_super_admin: Type.Optional(roleFields.is_super_admin),
+      permission_ids: Type.Optional(roleFields.permission_ids),
+    }),
     reply: roleRow,
-    async handler(ctx: RouteContext<unknown, RoleBody>) {
-      const before = await loadRole(ctx.db, ctx.body.id!);
+    async handler(ctx) {
+      const before = await loadRole(ctx.db, ctx.body.id);
       const user = ctx.user!;
       assertMayManageRole(user, before);
       assertMayManageRole(user, { is_super_admin: ctx.body.is_super_admin });
@@ -159,14 +164,14 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'update', resource: 'role', targetId: before.id, before: view(before), after: view(after) });
       return after;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'role/delete',
     access: { permission: Keys.roleDelete },
     summary: 'Delete a role that no account holds',
     body: idBody,
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    async handler(ctx) {
       const before = await loadRole(ctx.db, ctx.body.id);
       assertMayManageRole(ctx.user!, before);
       const held = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM account_roles WHERE role_id = $1', [before.id]);
@@ -175,5 +180,5 @@ export const routes = defineRoutes([
       await ctx.audit({ action: 'delete', resource: 'role', targetId: before.id, before: view(before), after: null });
       return null;
     },
-  },
+  }),
 ]);

@@ -2,10 +2,11 @@
  * `GET schema/list` and `GET schema/detail?id=` — the schemas the signed-in account may open,
  * read from the store `loadSchemas` filled at start (and the dev watch keeps current).
  */
+import { Type } from '@sinclair/typebox';
 import { Code } from '../../src/contract/codes.js';
 import { SCHEMA_CHECK } from '../../src/contract/schema-check.js';
 import { AppError } from '../http/errors.js';
-import { defineRoutes, type RouteContext, type SessionUser } from '../http/route.js';
+import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { contentHash } from '../schemas/canonical.js';
 import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
 import type { ParsedSchema } from '../schemas/validate.js';
@@ -71,30 +72,6 @@ const matchesEtag = (header: string | string[] | undefined, hash: string): boole
     .some((t) => t === hash || t === '*');
 };
 
-async function detail(ctx: RouteContext<{ id: string }>): Promise<void> {
-  const store = getSchemaStore();
-  const s = store.get(ctx.query.id);
-  // a schema the caller may not open is answered exactly like one that does not exist, so the
-  // reply does not tell which ids exist (schema/list shows the caller what it may open)
-  if (!s || !ctx.user || !canOpenSchema(ctx.user, s)) {
-    throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found / 未找到页面定义 ${ctx.query.id}`);
-  }
-  const fields = submitFieldsFor(s.doc, ctx.req.server);
-  const hash = servedHash(store, s, fields);
-  const etag = `"${hash}"`;
-  ctx.reply.header('ETag', etag).header('Cache-Control', 'no-cache');
-  if (matchesEtag(ctx.req.headers['if-none-match'], hash)) {
-    ctx.reply.code(304).send();
-    return;
-  }
-  const data = { schema: s.doc, hash, enums: store.enumsFor(s.id), fields, checked: SCHEMA_CHECK };
-  ctx.reply
-    .code(200)
-    .type('application/json; charset=utf-8')
-    .serializer(JSON.stringify)
-    .send({ code: Code.OK, msg: 'ok', data });
-}
-
 export const routes = defineRoutes([
   {
     method: 'GET',
@@ -111,18 +88,36 @@ export const routes = defineRoutes([
       return { checked: SCHEMA_CHECK, list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
     },
   },
-  {
+  route({
     method: 'GET',
     path: 'schema/detail',
     access: 'login',
     summary: 'One schema with the enums it refers to; ETag = hash, 304 on If-None-Match',
     tags: ['schema'],
-    query: {
-      type: 'object',
-      required: ['id'],
-      properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
-    },
+    query: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
     raw: 'stream',
-    handler: detail,
-  },
+    async handler(ctx) {
+      const store = getSchemaStore();
+      const s = store.get(ctx.query.id);
+      // a schema the caller may not open is answered exactly like one that does not exist, so the
+      // reply does not tell which ids exist (schema/list shows the caller what it may open)
+      if (!s || !ctx.user || !canOpenSchema(ctx.user, s)) {
+        throw new AppError(Code.NOT_FOUND, `schema ${ctx.query.id} not found / 未找到页面定义 ${ctx.query.id}`);
+      }
+      const fields = submitFieldsFor(s.doc, ctx.req.server);
+      const hash = servedHash(store, s, fields);
+      const etag = `"${hash}"`;
+      ctx.reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (matchesEtag(ctx.req.headers['if-none-match'], hash)) {
+        ctx.reply.code(304).send();
+        return;
+      }
+      const data = { schema: s.doc, hash, enums: store.enumsFor(s.id), fields, checked: SCHEMA_CHECK };
+      ctx.reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ code: Code.OK, msg: 'ok', data });
+    },
+  }),
 ]);

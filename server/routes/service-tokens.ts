@@ -4,9 +4,11 @@
  * once, in the reply of `service-token/create`, and stored only as its SHA-256; it is revoked,
  * never edited or shown again. Creation and revocation are audited (without the token).
  */
+import { Type } from '@sinclair/typebox';
 import { conflict, notFound } from '../http/errors.js';
-import { pageProps, pageReply, paged, type PageQuery } from '../http/list.js';
-import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.js';
+import { pageFields, pageReply, paged } from '../http/list.js';
+import { defineRoutes, route, type RouteContext, type RouteDef } from '../http/route.js';
+import { StringEnum } from '../http/typebox.js';
 import { INGEST_SCOPES, newServiceToken, tokenHint } from '../auth/service-tokens.js';
 import { sha256 } from '../auth/tokens.js';
 
@@ -38,29 +40,21 @@ const COLS = `t.id, t.name, t.token_hint, t.scopes, CASE WHEN t.revoked_at IS NU
   t.created_by, c.name AS created_by_name, t.created_at, t.last_used_at, t.revoked_at, r.name AS revoked_by_name`;
 const FROM = 'FROM service_token t LEFT JOIN accounts c ON c.id = t.created_by LEFT JOIN accounts r ON r.id = t.revoked_by';
 
-interface Filters {
-  state?: 'active' | 'revoked';
-  keyword?: string;
-}
-
 const one = async (ctx: RouteContext<unknown, unknown>, id: number): Promise<unknown> => (await ctx.db.query(`SELECT ${COLS} ${FROM} WHERE t.id = $1`, [id])).rows[0];
 
 export const routes: RouteDef[] = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'service-token/list',
     access: { permission: ServiceTokenKeys.page },
     summary: 'Service tokens of the ingestion API, newest first (never the token itself: its first 8 characters)',
-    query: {
-      type: 'object',
-      properties: {
-        ...pageProps,
-        state: { type: 'string', enum: ['active', 'revoked'] },
-        keyword: { type: 'string', maxLength: 100, description: 'part of the name' },
-      },
-    },
+    query: Type.Object({
+      ...pageFields,
+      state: Type.Optional(StringEnum(['active', 'revoked'])),
+      keyword: Type.Optional(Type.String({ maxLength: 100, description: 'part of the name' })),
+    }),
     reply: pageReply(row),
-    handler(ctx: RouteContext<PageQuery & Filters>) {
+    handler(ctx) {
       const keyword = ctx.query.keyword?.trim() || null;
       return paged(ctx.db, {
         select: COLS,
@@ -70,22 +64,18 @@ export const routes: RouteDef[] = defineRoutes([
         params: [ctx.query.state ?? null, keyword],
       }, ctx.query);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'service-token/create',
     access: { permission: ServiceTokenKeys.create },
     summary: 'Creates a service token with its scopes; the reply holds the token (bct_…) — the only time it is shown',
-    body: {
-      type: 'object',
-      required: ['name', 'scopes'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
-        scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...INGEST_SCOPES] } },
-      },
-    },
+    body: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+      scopes: Type.Array(StringEnum(INGEST_SCOPES), { minItems: 1, uniqueItems: true }),
+    }),
     reply: { type: 'object', properties: { ...row.properties, token: { type: 'string', description: 'shown once: store it now' } } },
-    async handler(ctx: RouteContext<unknown, { name: string; scopes: string[] }>) {
+    async handler(ctx) {
       const token = newServiceToken();
       const name = ctx.body.name.trim();
       const scopes = INGEST_SCOPES.filter((x) => ctx.body.scopes.includes(x));
@@ -98,15 +88,15 @@ export const routes: RouteDef[] = defineRoutes([
       await ctx.audit({ action: 'create', resource: 'service_token', targetId: id, after: { name, scopes, hint: tokenHint(token) } });
       return { ...((await one(ctx, id)) as object), token };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: 'service-token/revoke',
     access: { permission: ServiceTokenKeys.revoke },
     summary: 'Revokes a service token at once (its next call is 20001); 40009 when it is already revoked',
-    body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+    body: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
     reply: row,
-    async handler(ctx: RouteContext<unknown, { id: number }>) {
+    async handler(ctx) {
       const { id } = ctx.body;
       const before = (await ctx.db.query<{ name: string; revoked_at: string | null }>('SELECT name, revoked_at FROM service_token WHERE id = $1 FOR UPDATE', [id])).rows[0];
       if (!before) throw notFound(`service token ${id}`);
@@ -115,5 +105,5 @@ export const routes: RouteDef[] = defineRoutes([
       await ctx.audit({ action: 'revoke', resource: 'service_token', targetId: id, before: { name: before.name, state: 'active' }, after: { state: 'revoked' } });
       return one(ctx, id);
     },
-  },
+  }),
 ]);

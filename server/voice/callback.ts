@@ -23,7 +23,8 @@ interface AttemptRow {
 export async function registerTelephony(app: FastifyInstance, db: Db): Promise<void> {
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
-    scope.post(STATUS_PATH, { config: { apiReply: true }, schema: { hide: true } }, async (req, reply) => {
+    // no query schema (the signature is checked first): what the query parser gives, a repeated key as a list
+    scope.post<{ Querystring: Record<string, string | string[] | undefined> }>(STATUS_PATH, { config: { apiReply: true }, schema: { hide: true } }, async (req, reply) => {
       const cfg = telephonyConfig();
       if (cfg.provider !== 'twilio' || !cfg.authToken) {
         return sendEnvelope(reply, 409, Code.CONFLICT, 'no telephony provider is configured to send status callbacks / 未配置电话服务商，不接受状态回调');
@@ -41,8 +42,8 @@ export async function registerTelephony(app: FastifyInstance, db: Db): Promise<v
       if (params.AccountSid && cfg.accountSid && params.AccountSid !== cfg.accountSid) {
         return sendEnvelope(reply, 403, Code.FORBIDDEN, 'the callback is for another account / 回调不属于本账号');
       }
-      const attemptParam = (req.query as Record<string, string | undefined>).attempt;
-      const attemptId = attemptParam && /^\d{1,9}$/.test(attemptParam) ? Number(attemptParam) : null;
+      const attemptParam = req.query.attempt;
+      const attemptId = typeof attemptParam === 'string' && /^\d{1,9}$/.test(attemptParam) ? Number(attemptParam) : null;
       const found = await db.query<AttemptRow>(
         attemptId !== null
           ? `SELECT id, status, provider_call_id FROM call_log WHERE id = $1`

@@ -144,7 +144,7 @@ const testRoute: RouteDef = {
   // raw: the call to the model server runs outside a transaction (it may take the server's timeout)
   raw: 'stream',
   handler: async (ctx) => {
-    const { id } = check<{ id: number }>(idBody, { ...((ctx.req.body as object) ?? {}) });
+    const { id } = check(idBody, { ...((ctx.req.body as object) ?? {}) });
     const r = await testConnection(ctx.db, id, { log: ctx.req.log });
     const message = r.ok ? `ok · ${r.latency_ms} ms` : r.error;
     await ctx.db.query(`UPDATE config_model_server SET last_test_ok = $2, last_test_at = now(), last_test_message = $3 WHERE id = $1`, [

@@ -1,10 +1,11 @@
 import type { MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../../http/route.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { check } from '../engine/validate.js';
-import { ID } from '../engine/schemas.js';
+import { Id } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 
@@ -52,7 +53,7 @@ export async function readUpload(ctx: RouteContext): Promise<{ file: { name: str
   return { file, fields };
 }
 
-const DOWNLOAD_BODY = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: ID } };
+const DOWNLOAD_BODY = Type.Object({ id: Id }, { additionalProperties: false });
 
 storedFile.actions = [
   {
@@ -84,7 +85,7 @@ storedFile.actions = [
     body: DOWNLOAD_BODY,
     raw: 'stream',
     handler: async (ctx) => {
-      const { id } = check<{ id: number }>(DOWNLOAD_BODY, { ...((ctx.req.body as object) ?? {}) });
+      const { id } = check(DOWNLOAD_BODY, { ...((ctx.req.body as object) ?? {}) });
       const r = await ctx.db.query<{ name: string; content_type: string; data: Uint8Array }>(
         `SELECT name, content_type, data FROM stored_file WHERE id = $1`,
         [id],

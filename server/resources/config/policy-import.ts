@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { CHANNELS } from '../enums.js';
@@ -35,12 +36,7 @@ export const policyImportLog: ResourceDef = {
   operations: { list: { permission: SK.policyImport } },
 };
 
-const FIELDS = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['shop_id'],
-  properties: { shop_id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-};
+const FIELDS = Type.Object({ shop_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }, { additionalProperties: false });
 
 /**
  * `policy-import/import`: multipart `file` (CSV / XLSX with title, content and optionally channel)
@@ -55,7 +51,7 @@ const importRoute: RouteDef = {
   raw: 'multipart',
   handler: async (ctx) => {
     const { file, fields } = await readUpload(ctx);
-    const form = check<{ shop_id: number }>(FIELDS, fields);
+    const form = check(FIELDS, fields);
     const rows = await readSheet(file.name, file.data, POLICY_IMPORT_MAX_ROWS);
     if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
     if (rows.length > POLICY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${POLICY_IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${POLICY_IMPORT_MAX_ROWS} 行` }]);
