@@ -2,7 +2,7 @@
  * One ingestion batch: each record is checked against its kind's schema (server/ingest/records.ts)
  * and then stored by the platform's id: a record seen for the first time is `created`, one whose
  * content differs from what was last ingested under that id is `updated` (its row overwritten,
- * the messages / mails of a session replaced), one that is the same as last time is `unchanged`
+ * the messages / mails of a session replaced in place by position, server/ingest/children.ts), one that is the same as last time is `unchanged`
  * and writes nothing — so a retried batch makes no duplicate and no write. A bad record is
  * `rejected` with its fields named; the others still land. The batch runs in the request's one
  * transaction with its audit row.
@@ -15,6 +15,7 @@ import type { Queryable } from '../db/db.js';
 import type { JsonSchema } from '../http/route.js';
 import { isCalendarDate } from '../plugins/calendar.js';
 import { fieldErrors } from '../plugins/errors.js';
+import { replaceChildren } from './children.js';
 import { CALL_LOG, FEEDBACK, MAIL, ORDER, SESSION, TICKET } from './records.js';
 
 export type RecordStatus = 'created' | 'updated' | 'unchanged' | 'rejected';
@@ -139,14 +140,21 @@ export const KINDS: IngestKind[] = [
         ended_at: r.ended_at ?? null,
       });
       if (w.changed) {
-        await q.query('DELETE FROM chat_message WHERE session_id = $1', [w.id]);
-        if (msgs.length) {
-          await q.query(
-            `INSERT INTO chat_message (session_id, msg_type, sender, content, sent_at)
-             SELECT $1, t, se, c, at FROM unnest($2::smallint[], $3::text[], $4::text[], $5::timestamptz[]) AS m(t, se, c, at)`,
-            [w.id, msgs.map((m) => m.msg_type), msgs.map((m) => s(m.sender)), msgs.map((m) => s(m.content)), msgs.map((m) => m.sent_at)],
-          );
-        }
+        await replaceChildren(q, w.id, {
+          table: 'chat_message',
+          parentColumn: 'session_id',
+          columns: [
+            { name: 'msg_type', type: 'smallint' },
+            { name: 'sender', type: 'text' },
+            { name: 'content', type: 'text' },
+            { name: 'sent_at', type: 'timestamptz' },
+          ],
+          values: [msgs.map((m) => m.msg_type), msgs.map((m) => s(m.sender)), msgs.map((m) => s(m.content)), msgs.map((m) => m.sent_at)],
+          references: [
+            { table: 'session_mark', column: 'message_id' },
+            { table: 'feedback', column: 'message_id' },
+          ],
+        });
       }
       return w;
     },
@@ -168,12 +176,21 @@ export const KINDS: IngestKind[] = [
         last_at: new Date(Math.max(...times)).toISOString(),
       });
       if (w.changed) {
-        await q.query('DELETE FROM mail_message WHERE session_id = $1', [w.id]);
-        await q.query(
-          `INSERT INTO mail_message (session_id, direction_type, from_addr, to_addr, subject, body, is_read, is_ai, has_attachment, sent_at)
-           SELECT $1, * FROM unnest($2::smallint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::smallint[], $8::smallint[], $9::smallint[], $10::timestamptz[])`,
-          [
-            w.id,
+        await replaceChildren(q, w.id, {
+          table: 'mail_message',
+          parentColumn: 'session_id',
+          columns: [
+            { name: 'direction_type', type: 'smallint' },
+            { name: 'from_addr', type: 'text' },
+            { name: 'to_addr', type: 'text' },
+            { name: 'subject', type: 'text' },
+            { name: 'body', type: 'text' },
+            { name: 'is_read', type: 'smallint' },
+            { name: 'is_ai', type: 'smallint' },
+            { name: 'has_attachment', type: 'smallint' },
+            { name: 'sent_at', type: 'timestamptz' },
+          ],
+          values: [
             mails.map((m) => m.direction_type),
             mails.map((m) => s(m.from_addr)),
             mails.map((m) => s(m.to_addr)),
@@ -184,7 +201,8 @@ export const KINDS: IngestKind[] = [
             mails.map((m) => n(m.has_attachment)),
             mails.map((m) => m.sent_at),
           ],
-        );
+          references: [],
+        });
       }
       return w;
     },

@@ -231,6 +231,35 @@ describe('idempotency', () => {
     expect(bad.body.data.results[0]).toMatchObject({ status: 'rejected', errors: [expect.objectContaining({ field: 'messages.0.msg_type' })] });
   });
 
+  it('re-ingesting a session keeps the ids of messages still there, so marks stay on them; a dropped message\'s mark is cleared, never dangling', async () => {
+    const msg = (i: number, content = `line ${i}`) => ({ msg_type: 1, sender: 'customer', content, sent_at: `2026-03-02T10:0${i}:00Z` });
+    const rec = { external_id: 'chat-marks', shop_id: shopId, customer_name: 'Bo', channel: 'web', started_at: '2026-03-02T10:00:00Z', messages: [msg(1), msg(2), msg(3)] };
+    const id = (await ingest(full, 'sessions', { records: [rec] })).body.data.results[0].id as number;
+    const ids = async () => (await s.db.query<{ id: number; content: string }>('SELECT id, content FROM chat_message WHERE session_id = $1 ORDER BY id', [id])).rows;
+    const [first, second, third] = await ids();
+    const mark = async (messageId: number) => {
+      const r = await admin.post('session/mark/create', { session_id: id, message_id: messageId, mark_type: 'answer', is_correct: false, question: 'q', answer: 'a' });
+      expect(r.body.code, r.body.msg).toBe(10000);
+      return r.body.data.id as number;
+    };
+    const onSecond = await mark(second.id);
+    const onThird = await mark(third.id);
+    // the platform corrects the second message and drops the third
+    const changed = { ...rec, messages: [msg(1), msg(2, 'line 2, corrected')] };
+    expect((await ingest(full, 'sessions', { records: [changed] })).body.data.results[0]).toMatchObject({ status: 'updated', id });
+    expect(await ids()).toEqual([{ id: first.id, content: 'line 1' }, { id: second.id, content: 'line 2, corrected' }]);
+    const markOf = async (markId: number) => (await s.db.query<{ message_id: number | null }>('SELECT message_id FROM session_mark WHERE id = $1', [markId])).rows[0].message_id;
+    expect(await markOf(onSecond)).toBe(second.id);
+    expect(await markOf(onThird)).toBeNull();
+    expect(await count('SELECT count(*)::int AS n FROM session_mark m WHERE m.message_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_message c WHERE c.id = m.message_id)')).toBe(0);
+    // a longer conversation again: the kept ids stay, the new message is added after them
+    const longer = { ...rec, messages: [msg(1), msg(2, 'line 2, corrected'), msg(3, 'line 3 again'), msg(4)] };
+    await ingest(full, 'sessions', { records: [longer] });
+    const after = await ids();
+    expect(after.map((m) => m.content)).toEqual(['line 1', 'line 2, corrected', 'line 3 again', 'line 4']);
+    expect(after.slice(0, 2).map((m) => m.id)).toEqual([first.id, second.id]);
+  });
+
   it('mails (direction types 1–6), feedback naming a session, tickets and call logs land once', async () => {
     const mails = [1, 2, 3, 4, 5, 6].map((d, i) => ({ direction_type: d, from_addr: 'a@example.com', to_addr: 'b@example.com', subject: 'Refund', body: `mail ${d}`, is_read: 1, sent_at: `2026-03-02T0${i}:00:00Z` }));
     const thread = { external_id: 'mail-1', shop_id: shopId, subject: 'Refund', customer_email: 'a@example.com', mails };
