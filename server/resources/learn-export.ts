@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../db/db.js';
 import { conflict, notFound } from '../http/errors.js';
+import { pickLang, requestLang } from '../http/lang.js';
 import { Type } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { inRawTx, sendOk } from './engine/raw.js';
@@ -187,7 +188,7 @@ export function exportRoutes(def: ResourceDef): RouteDef[] {
           status: 'queued',
           file_name: fileName,
           url: EXPORTS_PAGE,
-          message: 'a large export runs in the background: its progress and download link are on the exports page / 导出数据较多，已在后台生成，请在导出记录页查看进度并下载',
+          message: pickLang('a large export runs in the background: its progress and download link are on the exports page / 导出数据较多，已在后台生成，请在导出记录页查看进度并下载', requestLang(req)),
         });
       }
       const rows = batches(def, ctx.db, where);

@@ -69,11 +69,13 @@ describe('learn-material export', () => {
   });
 
   it('a large CSV export runs as a job with progress; its file downloads (localized titles and labels)', async () => {
-    const res = await raw(admin, 'POST', 'learn-material/export', { format: 'csv', lang: 'zh-CN' });
+    const res = await raw(admin, 'POST', 'learn-material/export', { format: 'csv', lang: 'zh-CN' }, { 'x-lang': 'zh-CN' });
     expect(res.headers.get('content-type')).toContain('application/json');
     const env = await res.json();
     expect(env.code).toBe(10000);
     expect(env.data).toMatchObject({ status: 'queued', url: '/intelligent_text/learn/material/exports' });
+    // the notice is in the console's language only
+    expect(env.data.message).toBe('导出数据较多，已在后台生成，请在导出记录页查看进度并下载');
     const id = env.data.export_id;
     const job = await until(
       async () => (await s.db.query<{ state: string; progress_done: number; progress_total: number; kind: string }>(`SELECT * FROM work_job WHERE id = $1`, [env.data.job_id])).rows[0],
@@ -104,7 +106,8 @@ describe('learn-material export', () => {
   });
 
   it('a large XLSX export runs as a job and downloads as a workbook', async () => {
-    const env = await (await raw(admin, 'POST', 'learn-material/export', { format: 'xlsx', lang: 'en-US' })).json();
+    const env = await (await raw(admin, 'POST', 'learn-material/export', { format: 'xlsx', lang: 'en-US' }, { 'x-lang': 'en-US' })).json();
+    expect(env.data.message).toBe('a large export runs in the background: its progress and download link are on the exports page');
     const id = env.data.export_id;
     await until(() => exportRow(id), (e) => e.status === 'done');
     const file = await raw(admin, 'POST', 'learn-material/export/download', { id });
