@@ -16,7 +16,7 @@ import { autoLearnTicker, mineKind } from '../resources/auto-learn.js';
 import { pushKind } from '../resources/notification-push.js';
 import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
 import { imageExtractKind } from '../resources/config/image-extract-job.js';
-import { shopSyncKind } from '../resources/page-groups.js';
+import { shopSyncKind } from '../resources/page-groups/index.js';
 
 export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind, embedKind, imageExtractKind, shopSyncKind];
 

@@ -15,7 +15,7 @@ import { planOrder, planOrderRoutes } from './plan-order.js';
 import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
 import { productDesc } from './product-desc.js';
 import { shop, shopRoutes } from './shop.js';
-import { pageGroupRoutes, replyTemplate } from './page-groups.js';
+import { pageGroupRoutes, replyTemplate } from './page-groups/index.js';
 import { SESSION_RESOURCES, sessionRoutes } from './sessions/index.js';
 import { recordImportRoutes } from './record-import.js';
 import { VOICE_RESOURCES, voiceRoutes } from './voice/index.js';

@@ -1,0 +1,18 @@
+/**
+ * The "other page groups" of spec section 2 that had no server side yet (docs/modules/page-groups.md), one file each:
+ * - template management: `reply-template/*` (reply and notification templates, migration 0020);
+ * - sync message and log: `POST shop/sync` starts a `shop.sync` job of the work engine, whose rows
+ *   are the sync log (`GET shop-sync/list`, `GET shop-sync/detail`, also read by the result pages);
+ * - renew detail: `GET plan-order/renew-detail` (an order with the order it renews);
+ * - the modals: `GET policy/versions`, `GET session/dialogue`, `GET session/message-extra`.
+ */
+import type { RouteDef } from '../../http/route.js';
+import { modalRoutes } from './modals.js';
+import { syncRoutes } from './sync.js';
+
+export { PG } from './keys.js';
+export { replyTemplate, TEMPLATE_KINDS, TEMPLATE_LANGUAGES } from './templates.js';
+export { shopSyncKind, SYNC_KIND, SYNC_SCOPES } from './sync.js';
+export { estimateTokens } from './modals.js';
+
+export const pageGroupRoutes: RouteDef[] = [...syncRoutes, ...modalRoutes];

@@ -1,0 +1,21 @@
+/** Permission keys of the page groups (spec section 6) and the reply shorthands their routes share. */
+const T = 'intelligent_text.text';
+export const PG = {
+  template: `${T}.merchant_notice.template`,
+  templateAdd: `${T}.merchant_notice.template.add`,
+  templateUpdate: `${T}.merchant_notice.template.update`,
+  templateDelete: `${T}.merchant_notice.template.delete`,
+  shopSync: `${T}.shop.list.sync`,
+  profileBasic: `${T}.shop.list.profile_basic`,
+  profileAdvanced: `${T}.shop.list.profile_advanced`,
+  syncLog: `${T}.shop.sync_log`,
+  syncSuccess: `${T}.shop.sync_log.success`,
+  syncFail: `${T}.shop.sync_log.fail`,
+  renew: `${T}.shop.plan_order.renew`,
+  chat: `${T}.session.chat`,
+  mark: `${T}.session.mark`,
+  feedback: `${T}.session.feedback`,
+} as const;
+
+export const nint = { type: ['integer', 'null'] };
+export const nstr = { type: ['string', 'null'] };
