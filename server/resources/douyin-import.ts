@@ -1,9 +1,7 @@
-import type { MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../http/route.js';
-import { invalid } from '../http/errors.js';
 import { inRawTx, sendOk } from './engine/raw.js';
-import { readSheet } from './engine/sheet.js';
+import { checkHeader, readSheetRows, readUpload } from './engine/upload.js';
 import { mustExist } from './engine/refs.js';
 import { check } from './engine/validate.js';
 import type { Permission, ResourceDef } from './engine/types.js';
@@ -35,28 +33,11 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
     summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
     raw: 'multipart',
     handler: async (ctx) => {
-      const fields: Record<string, string> = {};
-      let file: { name: string; data: Buffer } | null = null;
-      if (!ctx.req.isMultipart()) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-      for await (const part of ctx.req.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } })) {
-        if (part.type === 'file') {
-          const f = part as MultipartFile;
-          const data = await f.toBuffer().catch(() => null);
-          if (!data || f.file.truncated) throw invalid([{ field: 'file', message: 'file is larger than 10 MB / 文件不能超过 10 MB' }]);
-          file = { name: f.filename, data };
-        } else fields[part.fieldname] = String((part as { value: unknown }).value);
-      }
+      const { file, fields } = await readUpload(ctx, IMPORT_MAX_BYTES);
       const form = check(fieldsSchema, fields);
-      if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-      const rows = await readSheet(file.name, file.data, IMPORT_MAX_ROWS);
-      if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
-      if (rows.length > IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${IMPORT_MAX_ROWS} 行` }]);
-      const cols = new Set(Object.keys(rows[0]));
-      const missing = REQUIRED.filter((c) => !cols.has(c));
-      if (!cols.has('shop_id') && !form.shop_id) missing.push('shop_id' as never);
-      if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}` }]);
-      const unknown = [...cols].filter((c) => !KNOWN.includes(c));
-      if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}` }]);
+      const rows = await readSheetRows(file, IMPORT_MAX_ROWS);
+      const cols = Object.keys(rows[0]);
+      checkHeader(cols, form.shop_id ? REQUIRED : [...REQUIRED, 'shop_id'], KNOWN);
 
       const result = await inRawTx(ctx, async (tx) => {
         if (form.shop_id) await mustExist(tx.db, 'shop', form.shop_id, 'shop_id');

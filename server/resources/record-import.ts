@@ -18,7 +18,6 @@
  * `file`). Otherwise every row gets a result: created / updated / unchanged / rejected with its
  * fields, the whole import in one transaction with one audit row.
  */
-import type { MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../../src/contract/codes.js';
 import { invalid } from '../http/errors.js';
@@ -27,7 +26,8 @@ import type { JsonSchema, RouteContext, RouteDef } from '../http/route.js';
 import { ingestBatch, KINDS, type IngestKind, type RecordStatus } from '../ingest/ingest.js';
 import { inRawTx, sendOk } from './engine/raw.js';
 import { mustExist } from './engine/refs.js';
-import { readSheet, type Cells } from './engine/sheet.js';
+import type { Cells } from './engine/sheet.js';
+import { headerProblems, readSheetRows, readUpload, type UploadedFile } from './engine/upload.js';
 import { check } from './engine/validate.js';
 import { K } from './keys.js';
 import { SK } from './sessions/keys.js';
@@ -134,47 +134,28 @@ export function templateCsv(columns: Column[], lang: Lang | null): string {
 }
 
 interface Upload {
-  file: { name: string; data: Buffer };
+  file: UploadedFile;
   shopId?: number;
 }
 
 const UPLOAD_FIELDS = Type.Object({ shop_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) }, { additionalProperties: false });
 
 /** The multipart body: one file (≤ 10 MB) and an optional shop_id; anything wrong is 40001 on file. */
-async function readUpload(ctx: RouteContext): Promise<Upload> {
-  const noFile = () => invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-  if (!ctx.req.isMultipart()) throw noFile();
-  const fields: Record<string, string> = {};
-  let file: Upload['file'] | null = null;
-  for await (const part of ctx.req.parts({ limits: { fileSize: RECORD_IMPORT_MAX_BYTES, files: 1 } })) {
-    if (part.type === 'file') {
-      const f = part as MultipartFile;
-      const data = await f.toBuffer().catch(() => null);
-      if (!data || f.file.truncated) throw invalid([{ field: 'file', message: 'file is larger than 10 MB / 文件不能超过 10 MB' }]);
-      file = { name: f.filename, data };
-    } else fields[part.fieldname] = String((part as { value: unknown }).value);
-  }
+async function readImport(ctx: RouteContext): Promise<Upload> {
+  const { file, fields } = await readUpload(ctx, RECORD_IMPORT_MAX_BYTES);
   if (fields.shop_id === '' || fields.shop_id === 'undefined' || fields.shop_id === 'null') delete fields.shop_id;
-  const form = check(UPLOAD_FIELDS, fields);
-  if (!file || !file.data.length) throw noFile();
-  return { file, shopId: form.shop_id };
+  return { file, shopId: check(UPLOAD_FIELDS, fields).shop_id };
 }
 
 /** The file's rows with their headers mapped to column keys; the whole-file checks. */
 async function readRows(up: Upload, columns: Column[]): Promise<Cells[]> {
-  const raw = await readSheet(up.file.name, up.file.data, RECORD_IMPORT_MAX_ROWS);
-  if (!raw.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
-  if (raw.length > RECORD_IMPORT_MAX_ROWS) {
-    throw invalid([{ field: 'file', message: `at most ${RECORD_IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${RECORD_IMPORT_MAX_ROWS} 行` }]);
-  }
+  const raw = await readSheetRows(up.file, RECORD_IMPORT_MAX_ROWS);
   const map = headerMap(columns);
   const headers = Object.keys(raw[0]);
   const unknown = headers.filter((h) => h && !map.has(norm(h)));
   const present = new Set(headers.map((h) => map.get(norm(h))).filter(Boolean));
   const missing = columns.filter((c) => c.required && !present.has(c.key) && !(c.key === 'shop_id' && up.shopId)).map((c) => c.key);
-  const problems: string[] = [];
-  if (missing.length) problems.push(`missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}`);
-  if (unknown.length) problems.push(`unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}`);
+  const problems = headerProblems(missing, unknown);
   if (problems.length) throw invalid([{ field: 'file', message: problems.join('; ') }]);
   return raw.map((r) => {
     const out: Cells = {};
@@ -343,7 +324,7 @@ function importRoutes(spec: ImportSpec): RouteDef[] {
     raw: 'multipart',
     reply: importReply,
     handler: async (ctx) => {
-      const up = await readUpload(ctx);
+      const up = await readImport(ctx);
       const rows = await readRows(up, spec.columns);
       const lang = requestLang(ctx.req);
       const result = await inRawTx(ctx, async (tx) => {

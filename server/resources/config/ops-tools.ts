@@ -1,7 +1,5 @@
-import type { MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { RouteContext } from '../../http/route.js';
-import { invalid, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { check } from '../engine/validate.js';
@@ -9,7 +7,7 @@ import { Id } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 
-export const FILE_MAX_BYTES = 10 * 1024 * 1024;
+import { readUpload } from '../engine/upload.js';
 
 /** operationsTools/imageExtraction and learn/pictureAnalyze: ./image-extraction.ts */
 export { imageExtraction } from './image-extraction.js';
@@ -35,23 +33,6 @@ export const storedFile: ResourceDef = {
     delete: { permission: SK.fileUpload },
   },
 };
-
-/** Reads the one multipart file (≤ 10 MB) and the plain fields of a raw upload route. */
-export async function readUpload(ctx: RouteContext): Promise<{ file: { name: string; type: string; data: Buffer }; fields: Record<string, string> }> {
-  const fields: Record<string, string> = {};
-  let file: { name: string; type: string; data: Buffer } | null = null;
-  if (!ctx.req.isMultipart()) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-  for await (const part of ctx.req.parts({ limits: { fileSize: FILE_MAX_BYTES, files: 1 } })) {
-    if (part.type === 'file') {
-      const f = part as MultipartFile;
-      const data = await f.toBuffer().catch(() => null);
-      if (!data || f.file.truncated) throw invalid([{ field: 'file', message: 'file is larger than 10 MB / 文件不能超过 10 MB' }]);
-      file = { name: f.filename, type: f.mimetype || 'application/octet-stream', data };
-    } else fields[part.fieldname] = String((part as { value: unknown }).value);
-  }
-  if (!file || !file.data.length) throw invalid([{ field: 'file', message: 'please upload a file / 请上传文件' }]);
-  return { file, fields };
-}
 
 const DOWNLOAD_BODY = Type.Object({ id: Id }, { additionalProperties: false });
 

@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../../http/route.js';
-import { invalid } from '../../http/errors.js';
 import { CHANNELS } from '../enums.js';
 import { F } from '../engine/fields.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
-import { readSheet } from '../engine/sheet.js';
 import { mustExist } from '../engine/refs.js';
 import { check } from '../engine/validate.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
-import { readUpload } from './ops-tools.js';
+import { checkHeader, readSheetRows, readUpload } from '../engine/upload.js';
 
 export const POLICY_IMPORT_MAX_ROWS = 5000;
 const KNOWN = ['title', 'content', 'channel'];
@@ -52,14 +50,8 @@ const importRoute: RouteDef = {
   handler: async (ctx) => {
     const { file, fields } = await readUpload(ctx);
     const form = check(FIELDS, fields);
-    const rows = await readSheet(file.name, file.data, POLICY_IMPORT_MAX_ROWS);
-    if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
-    if (rows.length > POLICY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${POLICY_IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${POLICY_IMPORT_MAX_ROWS} 行` }]);
-    const cols = Object.keys(rows[0]);
-    const missing = ['title', 'content'].filter((c) => !cols.includes(c));
-    if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}` }]);
-    const unknown = cols.filter((c) => !KNOWN.includes(c));
-    if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}` }]);
+    const rows = await readSheetRows(file, POLICY_IMPORT_MAX_ROWS);
+    checkHeader(Object.keys(rows[0]), ['title', 'content'], KNOWN);
     await mustExist(ctx.db, 'shop', form.shop_id, 'shop_id');
     const result = await inRawTx(ctx, async (tx) => {
       const failed: Array<{ row: number; reason: string }> = [];

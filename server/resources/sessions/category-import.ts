@@ -1,7 +1,5 @@
 import type { RouteDef } from '../../http/route.js';
-import { invalid } from '../../http/errors.js';
-import { readUpload } from '../config/ops-tools.js';
-import { readSheet } from '../engine/sheet.js';
+import { checkHeader, readSheetRows, readUpload } from '../engine/upload.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { SK } from './keys.js';
 
@@ -21,14 +19,8 @@ export const categoryImportRoute: RouteDef = {
   raw: 'multipart',
   handler: async (ctx) => {
     const { file } = await readUpload(ctx);
-    const rows = await readSheet(file.name, file.data, CATEGORY_IMPORT_MAX_ROWS);
-    if (!rows.length) throw invalid([{ field: 'file', message: 'the file has no data rows / 文件中没有数据行' }]);
-    if (rows.length > CATEGORY_IMPORT_MAX_ROWS) throw invalid([{ field: 'file', message: `at most ${CATEGORY_IMPORT_MAX_ROWS} rows per file / 每个文件最多 ${CATEGORY_IMPORT_MAX_ROWS} 行` }]);
-    const cols = Object.keys(rows[0]);
-    const missing = ['group', 'name'].filter((c) => !cols.includes(c));
-    if (missing.length) throw invalid([{ field: 'file', message: `missing required columns: ${missing.join(', ')} / 缺少必需的列：${missing.join('、')}` }]);
-    const unknown = cols.filter((c) => !KNOWN.includes(c));
-    if (unknown.length) throw invalid([{ field: 'file', message: `unknown columns: ${unknown.join(', ')} / 无法识别的列：${unknown.join('、')}` }]);
+    const rows = await readSheetRows(file, CATEGORY_IMPORT_MAX_ROWS);
+    checkHeader(Object.keys(rows[0]), ['group', 'name'], KNOWN);
     const result = await inRawTx(ctx, async (tx) => {
       const groups = new Map<string, number>();
       const failed: Array<{ row: number; reason: string }> = [];
