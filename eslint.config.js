@@ -78,7 +78,6 @@ export default defineConfig([
   layer(['src/contract/**'], `${UP}(?:src/)?(?:runtime|widgets|screens|console|locales|server|scripts|schemas)/`, 'src/contract is shared by client and server: it imports nothing of ours'),
   layer(['src/runtime/**'], `${UP}(?:widgets|screens|console)/`, 'the runtime may import only src/contract and the schema language (screens → widgets → runtime → contract)'),
   layer(['src/widgets/**'], `${UP}(?:screens|console)/`, 'widgets reach the shell only through RuntimeEnv (src/runtime/env.ts)'),
-  // screens still use the shell's HTTP client, stores and services (a known debt); never its route table
-  layer(['src/screens/**'], `${UP}console/routes/`, 'screens read the route tree from src/runtime/route-config.ts, not the shell\'s route table'),
+  layer(['src/screens/**'], `${UP}console/`, 'screens reach the shell only through its port (useShell(), src/runtime/shell.ts) and read the route tree from src/runtime/route-config.ts'),
   layer(['server/**'], `${UP}src/(?!contract/)`, 'the server imports nothing of the client but src/contract'),
 ]);

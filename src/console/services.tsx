@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router-dom';
 import type { RuntimeEnv } from '../runtime/env.js';
 import { bindHttpUi, http } from './http/instance.js';
 import { buildRuntimeEnv } from './runtime-env.js';
+import { ShellProvider } from './shell.js';
 import { bootSession } from './session/actions.js';
 import { sessionStore } from './session/store.js';
 import { settingsStore } from './settings/store.js';
@@ -79,5 +80,9 @@ export function ConsoleServices({ children }: { children: ReactNode }) {
     () => buildRuntimeEnv({ http, message, modal, navigate, t, access, locale, devMode }),
     [message, modal, navigate, t, access, locale, devMode],
   );
-  return <EnvContext.Provider value={env}>{children}</EnvContext.Provider>;
+  return (
+    <EnvContext.Provider value={env}>
+      <ShellProvider env={env}>{children}</ShellProvider>
+    </EnvContext.Provider>
+  );
 }

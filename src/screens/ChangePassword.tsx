@@ -4,9 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { PASSWORD_MIN_LENGTH } from '../contract/password.js';
-import { http } from '../console/http/instance.js';
-import { useConsoleUi } from '../console/services.js';
-import { changePassword } from '../console/session/actions.js';
+import { useShell } from '../runtime/shell.js';
 
 interface Values {
   old_password: string;
@@ -16,14 +14,14 @@ interface Values {
 
 export default function ChangePassword() {
   const { t } = useTranslation();
-  const { message } = useConsoleUi();
+  const shell = useShell();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const submit = async (v: Values) => {
     setBusy(true);
     try {
-      await changePassword(http, v.old_password, v.new_password);
-      void message.success(t('shell.changePassword.success'));
+      await shell.changePassword(v.old_password, v.new_password);
+      shell.env.notify.success(t('shell.changePassword.success'));
       navigate('/home');
     } catch {
       /* message shown by the client */

@@ -3,15 +3,15 @@ import { Button, Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { accessibleModules, moduleEntryPath, ROUTE_TREE } from '../runtime/route-config.js';
-import { sessionStore } from '../console/session/store.js';
-import { settingsStore } from '../console/settings/store.js';
+import { useShell } from '../runtime/shell.js';
 
 export default function Home() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const access = sessionStore.use((s) => s.access);
-  const user = sessionStore.use((s) => s.user);
-  const locale = settingsStore.use((s) => s.locale);
+  const shell = useShell();
+  const access = shell.useState((s) => s.access);
+  const user = shell.useState((s) => s.user);
+  const locale = shell.useState((s) => s.locale);
   const modules = accessibleModules(ROUTE_TREE, access);
   return (
     <div data-testid="home-page">

@@ -10,12 +10,7 @@ import Password from 'antd/es/input/Password.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { http } from '../console/http/instance.js';
-import { preloadTransport } from '../console/http/lazy-transport.js';
-import { login } from '../console/session/actions.js';
-import { sessionStore } from '../console/session/store.js';
-import { LanguageSwitch } from '../console/layout/LanguageSwitch.js';
-import { useConsoleUi } from '../console/services.js';
+import { useShell } from '../runtime/shell.js';
 
 interface LoginForm {
   email: string;
@@ -24,11 +19,12 @@ interface LoginForm {
 
 export default function Login() {
   const { t } = useTranslation();
-  const { message } = useConsoleUi();
+  const shell = useShell();
+  const { LanguageSwitch } = shell;
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const location = useLocation();
-  const status = sessionStore.use((s) => s.status);
+  const status = shell.useState((s) => s.status);
   const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
 
@@ -37,8 +33,8 @@ export default function Login() {
   const submit = async (values: LoginForm) => {
     setBusy(true);
     try {
-      await login(http, values.email.trim(), values.password);
-      void message.success(t('shell.login.success'));
+      await shell.login(values.email.trim(), values.password);
+      shell.env.notify.success(t('shell.login.success'));
       navigate(from && from !== '/login' ? from : '/home', { replace: true });
     } catch {
       /* the client already showed the server message */
@@ -83,7 +79,7 @@ export default function Login() {
           requiredMark={false}
           autoComplete="on"
           // the HTTP library is not part of the page's first paint: fetch it once the visitor starts
-          onFocus={() => void preloadTransport().catch(() => undefined)}
+          onFocus={shell.warmUp}
         >
           <Form.Item
             name="email"

@@ -7,8 +7,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { openPages, ROUTE_TREE, type PageProps } from '../runtime/route-config.js';
-import { sessionStore } from '../console/session/store.js';
-import { settingsStore } from '../console/settings/store.js';
+import { useShell } from '../runtime/shell.js';
 
 /**
  * The figures are a chunk of their own (with antd Statistic and Skeleton, the enum files and,
@@ -19,8 +18,9 @@ const HomeFigures = lazy(() => import('./home/HomeFigures.js'));
 
 export default function ModuleHome({ path }: PageProps) {
   const { t } = useTranslation();
-  const access = sessionStore.use((s) => s.access);
-  const locale = settingsStore.use((s) => s.locale);
+  const shell = useShell();
+  const access = shell.useState((s) => s.access);
+  const locale = shell.useState((s) => s.locale);
   const module = ROUTE_TREE.find((m) => m.home.path === path);
   if (!module) return null;
   const pages = openPages(module, access);

@@ -9,7 +9,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { http } from '../console/http/instance.js';
+import { useShell } from '../runtime/shell.js';
 
 interface Profile {
   id: number;
@@ -29,6 +29,7 @@ const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:
 export default function MyInfo() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const { http } = useShell().env;
   const [data, setData] = useState<Profile | null>(null);
   const [loading, setLoading] = useState(true);
 
@@ -38,7 +39,7 @@ export default function MyInfo() {
       .then(setData)
       .catch(() => undefined) // the client shows the message
       .finally(() => setLoading(false));
-  }, []);
+  }, [http]);
 
   // an action code in words where the locale has them ("login" → 登录), else the code
   const actionText = (a: string) => (i18n.exists(`shell.profile.actions.${a}`) ? t(`shell.profile.actions.${a}`) : a);

@@ -7,9 +7,7 @@ import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { http } from '../console/http/instance.js';
-import { useConsoleUi } from '../console/services.js';
-import { clearSession } from '../console/session/store.js';
+import { useShell } from '../runtime/shell.js';
 
 interface SessionItem {
   id: number;
@@ -31,7 +29,8 @@ const when = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 
 export default function MySessions() {
   const { t } = useTranslation();
-  const { message, modal } = useConsoleUi();
+  const shell = useShell();
+  const { http, notify, confirm } = shell.env;
   const navigate = useNavigate();
   const [data, setData] = useState<SessionsReply | null>(null);
   const [loading, setLoading] = useState(false);
@@ -45,39 +44,37 @@ export default function MySessions() {
     } finally {
       setLoading(false);
     }
-  }, []);
+  }, [http]);
 
   useEffect(() => {
     void load();
   }, [load]);
 
-  const revoke = (s: SessionItem) => {
-    modal.confirm({
-      title: s.current ? t('shell.sessions.revokeCurrentConfirm') : t('shell.sessions.revokeConfirm'),
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        await http.post('user/session-revoke', { id: s.id });
-        if (s.current) {
-          clearSession();
-          navigate('/login', { replace: true });
-          return;
-        }
-        void message.success(t('shell.sessions.revoked'));
-        await load();
-      },
-    });
+  const revoke = async (s: SessionItem) => {
+    if (!(await confirm(s.current ? t('shell.sessions.revokeCurrentConfirm') : t('shell.sessions.revokeConfirm'), { danger: true }))) return;
+    try {
+      await http.post('user/session-revoke', { id: s.id });
+    } catch {
+      return; // message shown by the client
+    }
+    if (s.current) {
+      shell.forgetSession();
+      navigate('/login', { replace: true });
+      return;
+    }
+    notify.success(t('shell.sessions.revoked'));
+    await load();
   };
 
-  const revokeOthers = () => {
-    modal.confirm({
-      title: t('shell.sessions.revokeOthersConfirm'),
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        const r = await http.post<{ revoked: number }>('user/session-revoke-others');
-        void message.success(t('shell.sessions.revokedOthers', { count: r.revoked }));
-        await load();
-      },
-    });
+  const revokeOthers = async () => {
+    if (!(await confirm(t('shell.sessions.revokeOthersConfirm'), { danger: true }))) return;
+    try {
+      const r = await http.post<{ revoked: number }>('user/session-revoke-others');
+      notify.success(t('shell.sessions.revokedOthers', { count: r.revoked }));
+    } catch {
+      return; // message shown by the client
+    }
+    await load();
   };
 
   const others = (data?.list ?? []).filter((s) => !s.current).length;

@@ -10,11 +10,10 @@ import { useTranslation } from 'react-i18next';
 import callResult from '../../../schemas/enums/call_result.json';
 import feedbackStatus from '../../../schemas/enums/feedback_status.json';
 import taskStatus from '../../../schemas/enums/task_status.json';
-import { http } from '../../console/http/instance.js';
-import { settingsStore } from '../../console/settings/store.js';
 import { enumLabel, type EnumDef } from '../../contract/enums.js';
 import type { ModuleName } from '../../contract/permission-manifest.js';
 import type { ChartSeries } from './HomeChart.js';
+import { useShell } from '../../runtime/shell.js';
 import { ensureHomeTexts } from './texts.js';
 
 const HomeChart = lazy(() => import('./HomeChart.js'));
@@ -227,8 +226,10 @@ const browserZone = () => {
 export default function HomeFigures({ module }: { module: ModuleName }) {
   const { t, i18n } = useTranslation();
   ensureHomeTexts(i18n);
-  const locale = settingsStore.use((s) => s.locale);
-  const dark = settingsStore.use((s) => s.dark);
+  const shell = useShell();
+  const { http } = shell.env;
+  const locale = shell.useState((s) => s.locale);
+  const dark = shell.useState((s) => s.dark);
   const { token } = theme.useToken();
   const [data, setData] = useState<HomeStats | null>(null);
   const [failed, setFailed] = useState(false);
@@ -239,7 +240,7 @@ export default function HomeFigures({ module }: { module: ModuleName }) {
       .get<HomeStats>('home/stats', { module, tz: browserZone() })
       .then(setData)
       .catch(() => setFailed(true)); // the client shows the message
-  }, [module]);
+  }, [module, http]);
   useEffect(load, [load]);
 
   const built = useMemo(() => (data ? buildFigures(data, t, locale, dark) : null), [data, t, locale, dark]);

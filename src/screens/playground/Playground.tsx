@@ -8,7 +8,7 @@
 import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Switch, Typography, type SelectProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import type { PageProps } from '../../runtime/route-config.js';
-import { useRuntimeEnv } from '../../console/services.js';
+import { useShell } from '../../runtime/shell.js';
 import { AnswerPanel, CitationList } from './AnswerPanel.js';
 import { BUILTIN, ConfigFields, type Options, type SideConfig } from './ConfigFields.js';
 import { diffKnowledge } from './diff.js';
@@ -34,7 +34,7 @@ const readFlag = () => {
 };
 
 export default function Playground(_: PageProps) {
-  const env = useRuntimeEnv();
+  const env = useShell().env;
   const [form] = Form.useForm<FormValues>();
   const [options, setOptions] = useState<Options>({ assistants: [], prompts: [], model_servers: [] });
   const [shops, setShops] = useState<Array<{ id: number; label: string }>>([]);

@@ -3,8 +3,6 @@
  * console's HTTP port answers whole envelopes only. A refusal before the stream (40001, 40003,
  * 20001) comes back as a JSON envelope and is thrown as a StreamRefused with its message.
  */
-import { readSid } from '../../console/http/cookies.js';
-import { apiBase } from '../../console/http/host.js';
 
 export interface Citation {
   source_type: string;
@@ -65,11 +63,15 @@ export function parseSse(buffer: string): { events: PlaygroundEvent[]; rest: str
   return { events, rest };
 }
 
-export async function streamPlayground(body: PlaygroundBody, onEvent: (e: PlaygroundEvent) => void, signal?: AbortSignal): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  const sid = readSid();
-  if (sid) headers['admin-token'] = sid;
-  const res = await fetch(`${apiBase()}admin/prompt/playground-stream`, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'include', signal });
+/** `raw`: the API base URL and the session's headers (the shell's `rawRequest()`, src/runtime/shell.ts). */
+export async function streamPlayground(
+  raw: { base: string; headers: Record<string, string> },
+  body: PlaygroundBody,
+  onEvent: (e: PlaygroundEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const headers: Record<string, string> = { ...raw.headers, 'content-type': 'application/json', accept: 'text/event-stream' };
+  const res = await fetch(`${raw.base}admin/prompt/playground-stream`, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'include', signal });
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || !res.body) {
     const env = (await res.json().catch(() => null)) as { code?: number; msg?: string } | null;
     throw new StreamRefused(env?.code ?? -1, env?.msg ?? `HTTP ${res.status}`);

@@ -1,5 +1,6 @@
 /** One side of the playground: its turns, the one streaming now, and how to send or stop. */
 import { useCallback, useRef, useState } from 'react';
+import { useShell } from '../../runtime/shell.js';
 import { streamPlayground, StreamRefused, type Citation, type PlaygroundBody } from './stream.js';
 
 export interface Turn {
@@ -16,6 +17,7 @@ export interface Turn {
 }
 
 export function useRun() {
+  const shell = useShell();
   const [turns, setTurns] = useState<Turn[]>([]);
   const abort = useRef<AbortController | null>(null);
   const patch = (p: Partial<Turn>) => setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 ? { ...t, ...p } : t)));
@@ -28,6 +30,7 @@ export function useRun() {
     setTurns((ts) => [...ts, fresh]);
     try {
       await streamPlayground(
+        shell.rawRequest(),
         body,
         (e) => {
           if (e.event === 'start') patch({ responder: e.data.responder });
@@ -43,7 +46,7 @@ export function useRun() {
       if (ctl.signal.aborted) patch({ status: 'done' });
       else patch({ status: 'error', error: e instanceof StreamRefused ? e.message : String((e as Error).message ?? e) });
     }
-  }, []);
+  }, [shell]);
 
   const stop = useCallback(() => abort.current?.abort(), []);
   const clear = useCallback(() => setTurns([]), []);

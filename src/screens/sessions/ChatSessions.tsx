@@ -2,7 +2,7 @@
 import { Avatar, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../runtime/route-config.js';
-import { useRuntimeEnv } from '../../console/services.js';
+import { useShell } from '../../runtime/shell.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ChatMessage, ChatSession } from './api.js';
 import { MESSAGE_TYPE, bubbleKind } from './enums.js';
@@ -76,7 +76,7 @@ function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
 const IMPORT_ACTIONS = importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import');
 
 export default function ChatSessions(_: PageProps) {
-  const env = useRuntimeEnv();
+  const env = useShell().env;
   return (
     <SessionViewer<ChatSession, ChatSession & { messages: ChatMessage[] }>
       testId="chat-sessions"

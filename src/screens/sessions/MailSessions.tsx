@@ -2,7 +2,7 @@
 import { Card, Space, Tag, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../runtime/route-config.js';
-import { useRuntimeEnv } from '../../console/services.js';
+import { useShell } from '../../runtime/shell.js';
 import type { Mail, MailSession } from './api.js';
 import { MAIL_DIRECTION, isIncomingMail } from './enums.js';
 import { fmtTime } from './format.js';
@@ -12,7 +12,7 @@ import { SessionViewer } from './SessionViewer.js';
 const IMPORT_ACTIONS = importActions('mail-session', 'session.mail', 'intelligent_text.text.session.mail.import');
 
 export default function MailSessions(_: PageProps) {
-  const env = useRuntimeEnv();
+  const env = useShell().env;
   const flag = (on: number, key: string, color: string) => (on === 1 ? <Tag color={color}>{env.t(key)}</Tag> : null);
   return (
     <SessionViewer<MailSession, MailSession & { mails: Mail[] }>

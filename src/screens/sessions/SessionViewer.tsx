@@ -5,7 +5,7 @@
 import { Button, Card, Col, DatePicker, Empty, Form, Input, List, Pagination, Row, Select, Space, Spin, theme, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { useRuntimeEnv } from '../../console/services.js';
+import { useShell } from '../../runtime/shell.js';
 import { listParams, mailAccountOptions, shopOptions, type MailAccountOption, type Page, type SessionFilters, type ShopOption } from './api.js';
 
 export interface ViewerConfig<S extends { id: number }, D> {
@@ -26,7 +26,7 @@ export interface ViewerConfig<S extends { id: number }, D> {
 const PAGE_SIZE = 20;
 
 export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, D>) {
-  const env = useRuntimeEnv();
+  const env = useShell().env;
   const { token } = theme.useToken();
   const [form] = Form.useForm();
   const [shops, setShops] = useState<ShopOption[]>([]);

@@ -2,7 +2,7 @@
 import { Descriptions, Tag, Timeline, Typography } from 'antd';
 import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../runtime/route-config.js';
-import { useRuntimeEnv } from '../../console/services.js';
+import { useShell } from '../../runtime/shell.js';
 import type { Utterance, VoiceSession } from './api.js';
 import { CALL_RESULT } from './enums.js';
 import { fmtOffset, fmtTime } from './format.js';
@@ -11,7 +11,7 @@ import { SessionViewer } from './SessionViewer.js';
 const SPEAKER_COLOR: Record<string, string> = { customer: 'gray', ai: 'blue', agent: 'green' };
 
 export default function VoiceSessions(_: PageProps) {
-  const env = useRuntimeEnv();
+  const env = useShell().env;
   return (
     <SessionViewer<VoiceSession, VoiceSession & { utterances: Utterance[] }>
       testId="voice-sessions"
