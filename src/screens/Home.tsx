@@ -2,7 +2,7 @@
 import { Button, Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { accessibleModules, moduleEntryPath, ROUTE_TREE } from '../runtime/route-config.js';
+import { accessibleModules, moduleEntryPath, useRouteTree } from '../runtime/route-config.js';
 import { sessionStore } from '../console/session/store.js';
 import { settingsStore } from '../console/settings/store.js';
 
@@ -12,7 +12,7 @@ export default function Home() {
   const access = sessionStore.use((s) => s.access);
   const user = sessionStore.use((s) => s.user);
   const locale = settingsStore.use((s) => s.locale);
-  const modules = accessibleModules(ROUTE_TREE, access);
+  const modules = accessibleModules(useRouteTree(), access);
   return (
     <div data-testid="home-page">
       <Typography.Title level={3}>{t('shell.home.welcome', { name: user?.name || user?.email || '' })}</Typography.Title>
