@@ -50,7 +50,7 @@ let h: Harness;
 let fake: FakeOpenAI;
 let adminPage: Page;
 let page: Page;
-const USER = { email: 'model-calls@e2e.test', password: 'e2e-model-calls-password-1' };
+const USER = { email: 'reader@e2e.test', password: 'e2e-log-viewer-secret-9' };
 
 async function call<T>(p: Page, method: 'GET' | 'POST', apiPath: string, data?: Record<string, string | number | unknown>): Promise<T> {
   const sid = (await p.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
