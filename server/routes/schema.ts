@@ -9,7 +9,7 @@ import { AppError } from '../http/errors.js';
 import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { contentHash } from '../schemas/canonical.js';
 import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
-import { permissionTree } from '../schemas/permission-tree.js';
+import { permissionLocaleTrees, permissionTree } from '../schemas/permission-tree.js';
 import type { ParsedSchema } from '../schemas/validate.js';
 import { submitFieldsFor } from './schema-fields.js';
 
@@ -82,11 +82,17 @@ export const routes = defineRoutes([
     tags: ['schema'],
     reply: {
       type: 'object',
-      properties: { modules: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+      properties: {
+        modules: { type: 'array', items: { type: 'object', additionalProperties: true } },
+        texts: { type: 'object', additionalProperties: true, description: 'only under the dev watch (SCHEMA_WATCH=1): the locale files by locale' },
+      },
     },
     async handler() {
-      // derived from the store (and the locale files), so the dev watch's changes show at once
-      return { modules: permissionTree() };
+      // derived from the store (and the locale files), so the dev watch's changes show at once;
+      // under the watch the locale files come along, so a page added live shows its texts
+      // without a client rebuild
+      const watching = getSchemaStore().watch !== null;
+      return { modules: permissionTree(), ...(watching ? { texts: permissionLocaleTrees() } : {}) };
     },
   },
   {

@@ -57,6 +57,11 @@ export function reloadPermissionLocales(): void {
 
 const localeTrees = () => (locales ??= readLocaleTrees(localesDir));
 
+/** The locale files the titles come from, by locale (served to the console under the dev watch). */
+export function permissionLocaleTrees(): Record<string, unknown> {
+  return localeTrees();
+}
+
 /** The tree of a set of schemas with the current locale files. */
 export function permissionTreeOf(schemas: readonly ParsedSchema[], manifest: readonly ModuleManifest[] = MANIFEST): { manifest: ModuleManifest[]; problems: DeriveProblem[] } {
   return derivePermissionTree(manifest, schemas, treeTranslate(localeTrees()));

@@ -36,4 +36,24 @@ export function usePermissionTree(): readonly ModuleManifest[] {
 /** Reply of `GET schema/permission-tree`. */
 export interface PermissionTreeReply {
   modules: ModuleManifest[];
+  /**
+   * Only while the server's dev watch runs (SCHEMA_WATCH=1): its locale files, by locale, so
+   * texts added or edited since the console was built show without a rebuild.
+   */
+  texts?: Record<string, Record<string, unknown>>;
+}
+
+let liveTexts: PermissionTreeReply['texts'] = undefined;
+const textListeners = new Set<(texts: NonNullable<PermissionTreeReply['texts']>) => void>();
+
+/** The dev watch's locale texts (see PermissionTreeReply.texts); the console merges them into i18n. */
+export function setLiveTexts(texts: PermissionTreeReply['texts']): void {
+  liveTexts = texts;
+  if (texts) for (const l of textListeners) l(texts);
+}
+
+export function onLiveTexts(fn: (texts: NonNullable<PermissionTreeReply['texts']>) => void): () => void {
+  textListeners.add(fn);
+  if (liveTexts) fn(liveTexts);
+  return () => textListeners.delete(fn);
 }

@@ -2,7 +2,7 @@
 import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
 import type { HttpPort } from '../../runtime/env.js';
 import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
-import { setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
+import { setLiveTexts, setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
 import type { HttpClient } from '../http/client.js';
 import { readSid, writeSid } from '../http/cookies.js';
 import { clearSession, sessionStore, setSignedIn, type AppConfig, type SessionUser } from './store.js';
@@ -36,6 +36,7 @@ async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void>
     http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }).catch(() => null),
   ]);
   if (tree?.modules?.length) setPermissionTree(tree.modules);
+  if (tree?.texts) setLiveTexts(tree.texts);
   setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
 }
 
