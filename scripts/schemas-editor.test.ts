@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getLanguageService, TextDocument, type JSONDocument, type LanguageService } from 'vscode-json-languageservice';
 import { allPermissionKeys } from '../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../server/schemas/permission-tree.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGE = 'schemas/pages/intelligent_text/policy.list.json';
@@ -84,8 +85,8 @@ describe('editor support (vscode-json-languageservice on a real page)', () => {
   it('completes permission keys of the manifest', async () => {
     const offered = await completions('permission', 'intelligent_text.text.learn.policy_management');
     expect(offered).toContain('intelligent_text.text.learn.policy_management');
-    expect(offered.filter((k) => !allPermissionKeys().has(k))).toEqual([]);
-    expect([...allPermissionKeys()].filter((k) => !offered.includes(k))).toEqual([]);
+    expect(offered.filter((k) => !allPermissionKeys(diskPermissionTree()).has(k))).toEqual([]);
+    expect([...allPermissionKeys(diskPermissionTree())].filter((k) => !offered.includes(k))).toEqual([]);
   });
 
   it('completes API refs of the route table at data.api', async () => {

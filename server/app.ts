@@ -16,6 +16,8 @@ import { clientErrorHandler, registerInputRules } from './plugins/input-rules.js
 import { allRoutes } from './routes/index.js';
 import { attachRouteBodies } from './routes/schema-fields.js';
 import { loadSchemas, stopSchemaWatch } from './schemas/index.js';
+import { onPermissionTreeChange } from './schemas/permission-tree.js';
+import { seedPermissions } from './db/seed-core.js';
 import type { SqlDb } from './db/sql-db.js';
 import type { Clock } from './jobs/clock.js';
 import { JobEngine } from './jobs/engine.js';
@@ -66,6 +68,14 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   // every schema is validated before the app exists: an invalid one stops the start,
   // naming the file, the JSON pointer and the reason (SchemaLoadError)
   await loadSchemas();
+  // a menu page added, changed or renamed under the dev watch (or a locale title edited) gets its
+  // permission row at once, so a role can be granted it without a restart (server/schemas/permission-tree.ts)
+  const stopTreeSync = onPermissionTreeChange((tree) =>
+    db.tx(async (q) => {
+      await q.query('SELECT pg_advisory_xact_lock(724312)');
+      await seedPermissions(q, tree);
+    }),
+  );
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
     bodyLimit: config.bodyLimit,
@@ -110,7 +120,10 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   await registerRateLimit(app, tracked, config);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
-  app.addHook('onClose', async () => stopSchemaWatch());
+  app.addHook('onClose', async () => {
+    stopSchemaWatch();
+    stopTreeSync();
+  });
   // the body schemas a form's schema/detail serves as its `fields` (server/routes/schema-fields.ts)
   attachRouteBodies(app, list);
   // writes through the app are tracked so short-lived read caches (sessions, list totals) drop

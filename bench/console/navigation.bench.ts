@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { flattenManifest } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { failed, ratioOf, type Figure, type Goal, type Suite, type SuiteContext } from '../lib/result.js';
 import { median, quantile, round } from '../lib/stats.js';
 import { appServer, signIn } from './app-server.js';
@@ -42,7 +43,7 @@ export function menuListPages(root: string): ListPage[] {
     }
   };
   walk(path.join(root, 'schemas/pages'));
-  return flattenManifest()
+  return flattenManifest(diskPermissionTree())
     .filter((e) => e.node.type === 2 && !e.node.hidden && e.path && kinds.get(e.path)?.kind === 'list')
     .map((e) => ({ path: e.path!, key: `${e.module}.${e.node.key}`, title: e.node.title['en-US'], schema: kinds.get(e.path!)!.id }));
 }

@@ -11,7 +11,8 @@ import { stripEditorValues } from '../../schemas/meta/src/files.js';
 import { readSchemas } from '../../server/schemas/read.js';
 import { loadMetaValidators, type MetaValidators } from '../../server/schemas/meta.js';
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
-import { checkMenuPages, type MenuPageRoute } from '../../server/schemas/menu-pages.js';
+import { checkMenuPages, derivedInputs, type MenuPageRoute } from '../../server/schemas/menu-pages.js';
+import type { ModuleManifest } from '../../src/contract/permission-manifest.js';
 import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
 import { type ParsedSchema } from '../../server/schemas/validate.js';
 import { LOCALES, hasKey, readLocales, type LocaleTrees } from './locales.js';
@@ -35,6 +36,13 @@ export interface CheckInputs {
   manifestRoutes: ReadonlySet<string>;
   /** routes of the manifest that must open a schema page (not a module home or bespoke screen); absent: not checked */
   pageRoutes?: readonly MenuPageRoute[];
+  /**
+   * the hand-written manifest (src/contract/permission-manifest.ts `MANIFEST`): when given, the
+   * permission keys, manifest routes and page routes above are derived from it plus the `menu`
+   * pages of the schemas being checked (titles from their locale files), and the derivation's
+   * problems (unknown menu group or icon, a route declared by two pages, …) are reported
+   */
+  manifest?: readonly ModuleManifest[];
   /** git ref to compare versions with; null skips the version check */
   base: string | null;
   /**
@@ -55,12 +63,30 @@ export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
   const { schemas, problems, brokenIds } = await readSchemas(schemasDir, await fullValidators(path.join(schemasDir, 'meta')));
   if (inputs.generated) problems.push(...(await checkGenerated(inputs.root, inputs.generated)));
   const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
-  problems.push(...checkReferences(schemas, inputs, locales, brokenIds));
-  if (inputs.pageRoutes) problems.push(...checkPagesExist(schemas, inputs.pageRoutes, brokenIds));
+  const derived = withDerivedTree(schemas, inputs, locales);
+  problems.push(...derived.problems);
+  problems.push(...checkReferences(schemas, derived.inputs, locales, brokenIds));
+  if (derived.inputs.pageRoutes) problems.push(...checkPagesExist(schemas, derived.inputs.pageRoutes, brokenIds));
   if (inputs.base) problems.push(...(await checkVersions(schemas, inputs.root, inputs.base)));
   return { problems: sortProblems(problems), schemas };
 }
 
+/**
+ * The inputs with the permission tree derived from `schemas` (when `inputs.manifest` is given):
+ * a page added in a schema brings its permission key and route along (issue 11).
+ */
+export function withDerivedTree<T extends Omit<CheckInputs, 'base'>>(
+  schemas: readonly ParsedSchema[],
+  inputs: T,
+  locales: LocaleTrees,
+): { inputs: T; problems: SchemaProblem[] } {
+  if (!inputs.manifest) return { inputs, problems: [] };
+  const d = derivedInputs(schemas, locales, inputs.manifest);
+  return {
+    inputs: { ...inputs, permissionKeys: d.permissionKeys, manifestRoutes: d.manifestRoutes, pageRoutes: inputs.pageRoutes ? d.pageRoutes : undefined },
+    problems: d.problems,
+  };
+}
 
 const validatorCache = new Map<string, Promise<MetaValidators>>();
 

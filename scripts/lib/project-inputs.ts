@@ -8,8 +8,9 @@ import path from 'node:path';
 import { renderMetaFiles, type EditorValues } from '../../schemas/meta/src/files.js';
 import { renderValidatorFiles } from '../../schemas/meta/src/validators.js';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
-import { menuPageRoutes } from '../../server/schemas/menu-pages.js';
-import { allPermissionKeys, flattenManifest } from '../../src/contract/permission-manifest.js';
+import { manifestRouteSet, menuPageRoutes } from '../../server/schemas/menu-pages.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
+import { MANIFEST, allPermissionKeys } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
 
 /** Widget names: the string array (or set) exported by src/widgets/names.ts, minus the unknown-widget box. */
@@ -56,17 +57,15 @@ export async function readApiSorts(): Promise<Map<string, string[]>> {
   return out;
 }
 
-export function manifestRoutes(): Set<string> {
-  const out = new Set<string>();
-  for (const e of flattenManifest()) {
-    if (e.path) out.add(e.path);
-    for (const a of e.node.aliases ?? []) out.add(`/${e.module}/${a}`);
-  }
-  return out;
+/** Absolute routes of the permission tree derived from the schemas under `root` (aliases included). */
+export function manifestRoutes(root: string): Set<string> {
+  return manifestRouteSet(diskPermissionTree(path.join(root, 'schemas')));
 }
 
-/** Routed manifest entries that must open a schema page: all but module homes and bespoke screens (server/schemas/menu-pages.ts). */
-export const manifestPageRoutes = menuPageRoutes;
+/** Routed entries of the derived tree that must open a schema page: all but module homes and bespoke screens (server/schemas/menu-pages.ts). */
+export function manifestPageRoutes(root: string) {
+  return menuPageRoutes(diskPermissionTree(path.join(root, 'schemas')));
+}
 
 /** Enum ids: the files of schemas/enums (without `.json`). */
 export async function readEnumIds(root: string): Promise<string[]> {
@@ -78,7 +77,8 @@ export async function readEditorValues(root: string): Promise<EditorValues> {
   return {
     widgets: [...(await readWidgetNames())],
     enums: await readEnumIds(root),
-    permissions: [...allPermissionKeys()],
+    // the derived tree's keys: the manifest's and those of the pages the schemas declare
+    permissions: [...allPermissionKeys(diskPermissionTree(path.join(root, 'schemas')))],
     apis: [...(await readApiRoutes())],
   };
 }
@@ -99,9 +99,11 @@ export async function projectInputs(root: string, base: string | null): Promise<
     apis,
     generated: await generatedFiles(root),
     sorts: await readApiSorts(),
-    permissionKeys: allPermissionKeys(),
-    manifestRoutes: manifestRoutes(),
-    pageRoutes: manifestPageRoutes(),
+    // derived again from the schemas the check reads (their `menu` pages); these are the fallbacks
+    manifest: MANIFEST,
+    permissionKeys: allPermissionKeys(diskPermissionTree(path.join(root, 'schemas'))),
+    manifestRoutes: manifestRoutes(root),
+    pageRoutes: manifestPageRoutes(root),
     base,
   };
 }

@@ -1,4 +1,5 @@
-import { MANIFEST, flattenManifest } from '../../src/contract/permission-manifest.js';
+import { flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../schemas/permission-tree.js';
 import type { Db, Queryable } from './db.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeAccountSessions } from '../auth/sessions.js';
@@ -52,11 +53,14 @@ interface PermRow {
 }
 
 /**
- * Keeps the permission table in step with the manifest (module entries type 4, then every
- * node, pid = parent's id). Reads the table once and writes only rows that differ, so a start
- * with an unchanged manifest costs one query. Rows added through the API are left alone.
+ * Keeps the permission table in step with the permission tree — the manifest plus the menu pages
+ * the schemas declare (server/schemas/permission-tree.ts): module entries type 4, then every
+ * node, pid = parent's id. Reads the table once and writes only rows that differ, so a start
+ * with an unchanged tree costs one query. Rows added through the API are left alone. The app
+ * runs it again when the dev watch changes the tree, so a page added live can be granted.
  */
-export async function seedPermissions(q: Queryable): Promise<void> {
+export async function seedPermissions(q: Queryable, tree?: readonly ModuleManifest[]): Promise<void> {
+  const manifest = tree ?? diskPermissionTree();
   const existing = await q.query<PermRow>(
     'SELECT id, pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort FROM permissions',
   );
@@ -89,10 +93,10 @@ export async function seedPermissions(q: Queryable): Promise<void> {
     ids.set(k, r.rows[0].id);
   };
   let sort = 0;
-  for (const m of MANIFEST) {
+  for (const m of manifest) {
     await upsert({ pid: 0, module: m.module, permission_key: m.module, permission_name: m.title['zh-CN'], permission_name_en: m.title['en-US'], permission_type: 4, frontend_route: '', sort: sort++ });
   }
-  for (const e of flattenManifest()) {
+  for (const e of flattenManifest(manifest)) {
     const pid = ids.get(`${e.module}|${e.parent}`);
     if (pid === undefined) throw new Error(`manifest: parent ${e.parent} of ${e.module}.${e.node.key} not seeded`);
     await upsert({

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { allPermissionKeys } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../schemas/permission-tree.js';
 import { Code } from '../../src/contract/codes.js';
 import type { Db, Queryable } from '../db/db.js';
 import { writeAudit } from '../auth/audit.js';
@@ -14,7 +15,7 @@ import { schemaGrantCheck } from '../schemas/grants.js';
 export const routeUrl = (r: Pick<RouteDef, 'base' | 'path'>): string => `/api/${r.base ?? 'admin'}/${r.path}`;
 
 /** Throws (the app refuses to start) when a route declares no valid access or an unknown key. */
-export function checkRouteAccess(routes: RouteDef[], knownKeys = allPermissionKeys()): void {
+export function checkRouteAccess(routes: RouteDef[], knownKeys = allPermissionKeys(diskPermissionTree())): void {
   for (const r of routes) {
     const where = `${r.method} ${routeUrl(r)}`;
     const a = r.access as Access | undefined;

@@ -2,11 +2,12 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { allPermissionKeys } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../schemas/permission-tree.js';
 import { RESOURCES, resourceFieldSchemas, routes } from './index.js';
 
 describe('business routes', () => {
   it('every route names known permission keys and a unique method + path', () => {
-    const keys = allPermissionKeys();
+    const keys = allPermissionKeys(diskPermissionTree());
     const seen = new Set<string>();
     for (const r of routes) {
       const id = `${r.method} ${r.path}`;

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allPermissionKeys } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../schemas/permission-tree.js';
 import { jobKinds } from '../jobs/kinds.js';
 import { REF_PAGE_KEYS } from './jobs.js';
 
@@ -27,7 +28,7 @@ describe('Jobs page labels', () => {
   });
 
   it('every record type of job/of names a page key of the manifest and has a label', () => {
-    const keys = allPermissionKeys();
+    const keys = allPermissionKeys(diskPermissionTree());
     for (const [ref, key] of Object.entries(REF_PAGE_KEYS)) expect(keys.has(key), `${ref}: ${key}`).toBe(true);
     const refOptions = page.columns.find((c: { key: string }) => c.key === 'ref_type').widgetProps.options.map((o: { value: string }) => o.value);
     expect([...refOptions].sort()).toEqual(Object.keys(REF_PAGE_KEYS).sort());

@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.js';
 import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { contentHash } from '../schemas/canonical.js';
 import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
+import { permissionLocaleTrees, permissionTree } from '../schemas/permission-tree.js';
 import type { ParsedSchema } from '../schemas/validate.js';
 import { submitFieldsFor } from './schema-fields.js';
 
@@ -73,6 +74,27 @@ const matchesEtag = (header: string | string[] | undefined, hash: string): boole
 };
 
 export const routes = defineRoutes([
+  {
+    method: 'GET',
+    path: 'schema/permission-tree',
+    access: 'login',
+    summary: 'The permission tree the console builds its routes and menus from: the manifest plus the menu pages the schemas declare (titles in both locales)',
+    tags: ['schema'],
+    reply: {
+      type: 'object',
+      properties: {
+        modules: { type: 'array', items: { type: 'object', additionalProperties: true } },
+        texts: { type: 'object', additionalProperties: true, description: 'only under the dev watch (SCHEMA_WATCH=1): the locale files by locale' },
+      },
+    },
+    async handler() {
+      // derived from the store (and the locale files), so the dev watch's changes show at once;
+      // under the watch the locale files come along, so a page added live shows its texts
+      // without a client rebuild
+      const watching = getSchemaStore().watch !== null;
+      return { modules: permissionTree(), ...(watching ? { texts: permissionLocaleTrees() } : {}) };
+    },
+  },
   {
     method: 'GET',
     path: 'schema/list',

@@ -6,6 +6,7 @@
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import { SchemaLoadError } from './problems.js';
 import { DEFAULT_SCHEMAS_DIR, readSchemas } from './read.js';
+import { localesDirFor, setPermissionLocalesDir } from './permission-tree.js';
 import { SchemaStore, setSchemaStore } from './store.js';
 import { watchSchemas, type SchemaWatcher, type WatchLog } from './watch.js';
 
@@ -26,6 +27,8 @@ export async function loadSchemas(schemasDir: string = DEFAULT_SCHEMAS_DIR, opts
   if (problems.length) throw new SchemaLoadError(problems);
   const store = new SchemaStore(schemas, TEXT_KEYS);
   setSchemaStore(store);
+  // titles of the menu pages the schemas declare come from the locale files beside them
+  setPermissionLocalesDir(localesDirFor(schemasDir));
   if (opts.watch ?? process.env.SCHEMA_WATCH === '1') {
     activeWatcher?.close();
     activeWatcher = watchSchemas(store, schemasDir, meta, opts.log);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BESPOKE_PAGE_KEYS, MANIFEST, type ModuleManifest } from '../../src/contract/permission-manifest.js';
-import { checkMenuPages, menuPageRoutes, routeCovers } from './menu-pages.js';
+import { checkMenuPages, derivedInputs, menuPageRoutes, routeCovers } from './menu-pages.js';
 import type { ParsedSchema } from './validate.js';
 
 const schema = (id: string, routes: string[]): ParsedSchema => ({
@@ -91,5 +91,35 @@ describe('checkMenuPages', () => {
     expect(routeCovers('/a/:x/c', '/a/b/c')).toBe(true);
     expect(routeCovers('/a/b', '/a/b/c')).toBe(false);
     expect(routeCovers('/a/b/new', '/a/b/:id')).toBe(false);
+  });
+
+  it('derives the menu pages schemas declare: their keys and routes join the tree, their hidden children need a page', () => {
+    const page = (file: string, route: string, permission: string, menu: Record<string, unknown>): ParsedSchema => ({
+      file,
+      id: file,
+      kind: 'list',
+      version: 1,
+      schemaVersion: 1,
+      hash: file,
+      routes: [route],
+      module: 'admin_center',
+      permission,
+      doc: { kind: 'list', module: 'admin_center', routes: [route], permission, title: 'admin.x.title', menu },
+    });
+    const locales = { 'zh-CN': { admin: { x: { title: '某页' } } }, 'en-US': { admin: { x: { title: 'A page' } } } };
+    const ok = derivedInputs([page('a.json', '/admin_center/system/calls', 'admin_center.admin.calls', { group: 'admin.system', order: 5 })], locales);
+    expect(ok.permissionKeys.has('admin_center.admin.calls')).toBe(true);
+    expect(ok.manifestRoutes.has('/admin_center/system/calls')).toBe(true);
+    // without the role page's schema, its hidden pages (pageChildren) report "has no page"
+    expect(ok.pageRoutes.some((p) => p.key === 'admin_center.admin.permission.role.update')).toBe(false);
+    expect(ok.problems.some((p) => p.pointer === '/admin_center.admin.permission.role' && p.reason.includes('pageChildren'))).toBe(true);
+    const bad = derivedInputs(
+      [
+        page('a.json', '/admin_center/system/calls', 'admin_center.admin.calls', { group: 'admin.nope', order: 5 }),
+        page('b.json', '/admin_center/system/jobs2', 'admin_center.admin.jobs2', { group: 'admin.system', order: 5, icon: 'NopeOutlined' }),
+      ],
+      locales,
+    ).problems.map((p) => `${p.file}#${p.pointer}`);
+    expect(bad).toEqual(expect.arrayContaining(['a.json#/menu/group', 'b.json#/menu/icon']));
   });
 });

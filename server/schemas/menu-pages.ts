@@ -10,7 +10,8 @@
  * (src/runtime/routes.ts) — so `/x/edit/:id` is covered by a schema route `/x/edit/:id` (or
  * `/x/edit/:roleId`), and a schema that declares only an alias does not cover the page.
  */
-import { BESPOKE_PAGE_KEYS, flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
+import { derivePermissionTree, treeTranslate } from '../../src/contract/page-menu.js';
+import { BESPOKE_PAGE_KEYS, MANIFEST, allPermissionKeys, flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
 import type { SchemaProblem } from './problems.js';
 import type { ParsedSchema } from './validate.js';
 
@@ -26,7 +27,7 @@ export interface MenuPageRoute {
 export const MANIFEST_FILE = 'src/contract/permission-manifest.ts';
 
 /** Routed manifest pages that must open a schema page: all but module homes and bespoke screens. */
-export function menuPageRoutes(manifest?: ModuleManifest[]): MenuPageRoute[] {
+export function menuPageRoutes(manifest: ModuleManifest[]): MenuPageRoute[] {
   const bespoke = new Set<string>(BESPOKE_PAGE_KEYS);
   return flattenManifest(manifest)
     .filter((e) => e.path && e.node.route !== 'home' && !bespoke.has(`${e.module}.${e.node.key}`))
@@ -70,4 +71,34 @@ export function checkMenuPages(
     });
   }
   return problems;
+}
+
+/** Every absolute route of a manifest, aliases included. */
+export function manifestRouteSet(manifest: ModuleManifest[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of flattenManifest(manifest)) {
+    if (e.path) out.add(e.path);
+    for (const a of e.node.aliases ?? []) out.add(`/${e.module}/${a}`);
+  }
+  return out;
+}
+
+/**
+ * What the checks compare schemas with, from the permission tree derived from `schemas` (their
+ * `menu` pages put into the static manifest, titles from `locales`): permission keys, manifest
+ * routes, the routed pages that need a schema, and the derivation's own problems (unknown menu
+ * group or icon, a route or key declared twice, pageChildren without a page).
+ */
+export function derivedInputs(
+  schemas: readonly ParsedSchema[],
+  locales: Record<string, unknown>,
+  staticManifest: readonly ModuleManifest[] = MANIFEST,
+): { permissionKeys: Set<string>; manifestRoutes: Set<string>; pageRoutes: MenuPageRoute[]; problems: SchemaProblem[] } {
+  const { manifest, problems } = derivePermissionTree(staticManifest, schemas, treeTranslate(locales));
+  return {
+    permissionKeys: allPermissionKeys(manifest),
+    manifestRoutes: manifestRouteSet(manifest),
+    pageRoutes: menuPageRoutes(manifest),
+    problems,
+  };
 }

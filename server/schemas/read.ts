@@ -13,7 +13,10 @@ import { sortProblems, type SchemaProblem } from './problems.js';
 import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './validate.js';
 
 /** The project's `schemas/` folder. */
-export const DEFAULT_SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
+/** `schemas/` beside the code, or SCHEMAS_DIR (a copy with its locale files at `<SCHEMAS_DIR>/../src/locales`: tests). */
+export const DEFAULT_SCHEMAS_DIR = process.env.SCHEMAS_DIR
+  ? path.resolve(process.env.SCHEMAS_DIR)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
 export interface LoadedFiles {
   schemas: ParsedSchema[];

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckInputs } from '../../scripts/lib/check.js';
 import type { LocaleTrees } from '../../scripts/lib/locales.js';
-import { checkMenuPages, menuPageRoutes } from './menu-pages.js';
+import { checkMenuPages } from './menu-pages.js';
 import type { SchemaProblem } from './problems.js';
 import { checkUnique, type ParsedSchema } from './validate.js';
 
@@ -34,7 +34,7 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** The checks over fixed inputs (tests pass a fixture's; `projectInputs` gives the project's). */
 export async function referenceChecks(inputs: ReferenceInputs): Promise<WatchChecks> {
-  const [{ checkReferences }, { readLocales }] = await Promise.all([
+  const [{ checkReferences, withDerivedTree }, { readLocales }] = await Promise.all([
     import('../../scripts/lib/check.js'),
     import('../../scripts/lib/locales.js'),
   ]);
@@ -42,11 +42,16 @@ export async function referenceChecks(inputs: ReferenceInputs): Promise<WatchChe
   let locales: LocaleTrees = await readLocales(localesDir);
   return {
     localesDir,
-    check: (schemas) => [
-      ...checkUnique(schemas),
-      ...checkReferences(schemas, inputs, locales),
-      ...(inputs.pageRoutes ? checkMenuPages(schemas, inputs.pageRoutes) : []),
-    ],
+    check: (schemas) => {
+      // the permission tree follows the schemas: a page added live brings its key and route
+      const d = withDerivedTree(schemas, inputs, locales);
+      return [
+        ...checkUnique(schemas),
+        ...d.problems,
+        ...checkReferences(schemas, d.inputs, locales),
+        ...(d.inputs.pageRoutes ? checkMenuPages(schemas, d.inputs.pageRoutes) : []),
+      ];
+    },
     async reload() {
       locales = await readLocales(localesDir);
     },
@@ -70,8 +75,9 @@ export async function projectInputs(root: string = PROJECT_ROOT): Promise<Refere
     textKeys: meta.TEXT_KEYS,
     apis,
     sorts,
-    permissionKeys: manifest.allPermissionKeys(),
-    manifestRoutes: pi.manifestRoutes(),
-    pageRoutes: menuPageRoutes(),
+    manifest: manifest.MANIFEST,
+    permissionKeys: manifest.allPermissionKeys(manifest.MANIFEST),
+    manifestRoutes: pi.manifestRoutes(root),
+    pageRoutes: pi.manifestPageRoutes(root),
   };
 }

@@ -135,9 +135,10 @@ describe('dev watch on a copy of the project schemas (schemas:check inputs)', ()
     ['an unknown API path', (d) => (d.data.api = 'GET lab/user/lists'), '/data/api', 'unknown API "GET lab/user/lists" (no such route on the server)'],
     ['a wrong API method', (d) => (d.data.api = 'POST lab/user/list'), '/data/api', 'unknown API "POST lab/user/list" (no such route on the server)'],
     [
+      // (not the page's own `permission`: a menu page declares that key, issue 11)
       'an unknown permission key',
-      (d) => (d.permission = 'panda_descendant.lab.account.users'),
-      '/permission',
+      (d) => (d.toolbar[0].permission = 'panda_descendant.lab.account.users'),
+      '/toolbar/0/permission',
       'unknown permission key "panda_descendant.lab.account.users" (not in the permission manifest)',
     ],
     ['an unknown referenced form id', (d) => (d.toolbar[0].form = 'panda_descendant.lab_user_from'), '/toolbar/0/form', 'unknown schema "panda_descendant.lab_user_from"'],
@@ -186,12 +187,13 @@ describe('dev watch on a copy of the project schemas (schemas:check inputs)', ()
     expect((await status()).refused).toEqual([]);
   });
 
-  it('refuses an edit that leaves a menu page without a schema (reported on the manifest)', async () => {
+  it('refuses an edit that gives a menu page the route of another page', async () => {
     const version = Number((await served()).version) + 1;
     const r = await change(s, root, FILE, edited((d) => (d.routes = ['/panda_descendant/lab/account/role']), version), ID);
     expect(r).toBe('refused');
+    // the page's menu route is its first route (issue 11: the menu entry is derived from the schema)
     expect(s.errors.at(-1)).toContain(
-      `src/contract/permission-manifest.ts#/panda_descendant.lab.account.user: route "/panda_descendant/lab/account/user" (panda_descendant.lab.account.user) has no page`,
+      `${FILE}#/routes/0: route "/panda_descendant/lab/account/role" is declared by two pages (also by schemas/pages/panda_descendant/lab-roles.json)`,
     );
     // the other schema already declares that route
     expect(s.errors.at(-1)).toContain(`${FILE}#/routes/0: duplicate route "/panda_descendant/lab/account/role"`);

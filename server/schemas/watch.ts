@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { MetaValidators } from './meta.js';
 import { formatProblem, sortProblems, type SchemaProblem } from './problems.js';
 import type { SchemaStore } from './store.js';
+import { notifyPermissionTree, reloadPermissionLocales } from './permission-tree.js';
 import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './validate.js';
 import { PROJECT_ROOT, projectInputs, referenceChecks, type WatchChecks } from './watch-checks.js';
 
@@ -162,6 +163,8 @@ export function watchSchemas(
     queue = queue
       .then(job)
       .catch((err: unknown) => log.error(`${what}: ${String(err)}`))
+      .then(() => (closed ? undefined : notifyPermissionTree()))
+      .catch((err: unknown) => log.error(`permission tree: ${String(err)}`))
       .finally(() => {
         pending--;
         publish();
@@ -200,6 +203,7 @@ export function watchSchemas(
       '<locales>',
       async () => {
         await c.reload();
+        reloadPermissionLocales(); // menu titles of schema pages come from the locale files
         setServed(c.check(store.all()), 'locale files changed');
         log.info('locale files reloaded for the reference checks');
         await retryRefused();
@@ -217,7 +221,9 @@ export function watchSchemas(
   startWatch(schemasDir, onSchemaChange);
   log.info(`watching ${schemasDir}`);
 
-  const wanted = opts.checks !== undefined ? opts.checks : path.resolve(root) === PROJECT_ROOT ? projectInputs(root).then(referenceChecks) : null;
+  // the project's schemas, or a copy the server was pointed at (SCHEMAS_DIR, with its locale files beside it)
+  const own = path.resolve(root) === PROJECT_ROOT || (process.env.SCHEMAS_DIR !== undefined && path.resolve(process.env.SCHEMAS_DIR) === path.resolve(schemasDir));
+  const wanted = opts.checks !== undefined ? opts.checks : own ? projectInputs(root).then(referenceChecks) : null;
   if (wanted) {
     enqueue(async () => {
       try {

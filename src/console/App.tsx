@@ -12,8 +12,14 @@ import { ConsoleServices, ConsoleUiProvider } from './services.js';
 import { sessionStore } from './session/store.js';
 import { DEFAULT_LOCALE, settingsStore, type Locale } from './settings/store.js';
 import { readableTokens } from './settings/contrast.js';
+import { onLiveTexts } from '../runtime/permission-tree.js';
 
 const i18n = createI18n(settingsStore.get().locale);
+// under the server's dev watch, texts added since the build (a new page's keys) arrive with the
+// permission tree at sign-in: merged over the bundled ones (src/runtime/permission-tree.ts)
+onLiveTexts((texts) => {
+  for (const [lng, tree] of Object.entries(texts)) i18n.addResourceBundle(lng, 'translation', tree, true, true);
+});
 
 /** Resolves once the saved locale's texts are here (call before the first render). */
 export function prepareConsole(): Promise<void> {

@@ -9,7 +9,14 @@ import {
   isSuperAdmin,
   type PermissionRecord,
 } from './access.js';
+import { deriveManifest } from './page-menu.js';
 import { MANIFEST, flattenManifest } from './permission-manifest.js';
+
+/** The manifest with two of the pages the schemas declare (the server derives all of them: server/schemas/permission-tree.ts). */
+const TREE = deriveManifest(MANIFEST, [
+  { file: 'shop.list.json', module: 'intelligent_text', key: 'text.shop.list', route: 'shop/list', group: 'text.shop', order: 10, title: { 'zh-CN': '店铺', 'en-US': 'Shops' } },
+  { file: 'scenes.json', module: 'intelligent_voice', key: 'admin.call_center.scene', route: 'callCenter/scene', group: 'admin.call_center', order: 10, aliases: ['scene'], title: { 'zh-CN': '场景', 'en-US': 'Scenes' } },
+]).manifest;
 
 let nextId = 1;
 const perm = (module: string, permission_key: string, frontend_route: string | null = null, type = 2): PermissionRecord => ({
@@ -24,7 +31,7 @@ const perm = (module: string, permission_key: string, frontend_route: string | n
 
 /** Every manifest route of a module with its guard fields, as the console builds them. */
 const routesOf = (module: string) =>
-  flattenManifest(MANIFEST)
+  flattenManifest(TREE)
     .filter((e) => e.module === module && e.path)
     .map((e) => ({ path: e.path!, module: e.module, auth: true, permissionKey: `${e.module}.${e.node.key}`, key: e.node.key }));
 

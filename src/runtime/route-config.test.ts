@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MANIFEST, flattenManifest } from '../contract/permission-manifest.js';
+import { flattenManifest } from '../contract/permission-manifest.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { buildRouteConfig, findRoute, firstOpenRoute, flattenRoutes, routablePaths, type PageProps } from './route-config.js';
 
 const Page = (_: PageProps) => null;
-const config = buildRouteConfig(() => Page);
+const tree = diskPermissionTree();
+const config = buildRouteConfig(() => Page, tree);
 
 describe('route configuration from the manifest', () => {
   it('has a route for every manifest page, with module and permission key module.key', () => {
-    const manifestPaths = flattenManifest(MANIFEST).filter((e) => e.path).map((e) => e.path);
+    const manifestPaths = flattenManifest(tree).filter((e) => e.path).map((e) => e.path);
     const paths = flattenRoutes(config).filter((e) => e.path).map((e) => e.path);
     expect(paths).toEqual(manifestPaths);
     const scene = findRoute(config, '/intelligent_voice/callCenter/scene')!.entry;

@@ -1,17 +1,17 @@
 /**
- * The route configuration of spec section 2, built from the permission manifest (never
- * retyped). Every entry has a path (menu groups excepted: they are not routable), an
+ * The route configuration of spec section 2, built from the permission tree (the manifest plus
+ * the schemas' menu pages, as the server derives it: ./permission-tree.ts; never retyped). Every entry has a path (menu groups excepted: they are not routable), an
  * optional page reference, an auth flag, children, a hidden flag and its module; menu
  * entries inherit their module and get the permission key `module.key`.
  *
  * It lives in the runtime (not the console shell) because screens read it too (the homes list
- * modules and pages): the shell builds its ROUTES with page components (console/routes/pages.ts),
- * screens read ROUTE_TREE, the same tree without components, so no screen imports the shell.
+ * modules and pages): the shell builds its routes with page components (console/routes/pages.ts
+ * `useRoutes`), screens read `useRouteTree()`, the same tree without components, so no screen
+ * imports the shell.
  */
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { canOpenRoute, hasModuleAccess, type AccessState } from '../contract/access.js';
 import {
-  MANIFEST,
   PermissionType,
   UNAUTH_COMMON,
   type ManifestNode,
@@ -19,6 +19,7 @@ import {
   type ModuleName,
   type Title,
 } from '../contract/permission-manifest.js';
+import { usePermissionTree } from './permission-tree.js';
 import { matchRoute } from './routes.js';
 
 /** Props every routed page receives: the canonical route path and the URL params. */
@@ -46,6 +47,8 @@ export interface RouteEntry {
   /** manifest node type: menu group, page, … */
   type: number;
   title: Title;
+  /** antd icon name the entry's schema gives it (`menu.icon`), else the menu's own by key */
+  icon?: string;
   /** resolved page component; absent for menu groups */
   page?: PageComponent;
   children: RouteEntry[];
@@ -70,6 +73,7 @@ function toEntry(module: ModuleName, node: ManifestNode, resolve: PageResolver):
     hidden: Boolean(node.hidden),
     type: node.type,
     title: node.title,
+    ...(node.icon ? { icon: node.icon } : {}),
     page: path ? resolve(module, node, path) : undefined,
     children,
   };
@@ -82,7 +86,7 @@ export interface ModuleRoutes {
   menus: RouteEntry[];
 }
 
-export function buildRouteConfig(resolve: PageResolver, manifest: ModuleManifest[] = MANIFEST): ModuleRoutes[] {
+export function buildRouteConfig(resolve: PageResolver, manifest: readonly ModuleManifest[]): ModuleRoutes[] {
   return manifest.map((m) => ({
     module: m.module,
     title: m.title,
@@ -142,7 +146,10 @@ export function firstOpenRoute(m: ModuleRoutes, allowed: (e: RouteEntry) => bool
 }
 
 /** The route tree without page components (titles, paths, permission keys): what screens read. */
-export const ROUTE_TREE: ModuleRoutes[] = buildRouteConfig(() => undefined);
+export function useRouteTree(): ModuleRoutes[] {
+  const tree = usePermissionTree();
+  return useMemo(() => buildRouteConfig(() => undefined, tree), [tree]);
+}
 
 /** The modules this account may enter. */
 export function accessibleModules(config: ModuleRoutes[], access: AccessState): ModuleRoutes[] {

@@ -2,7 +2,7 @@
 import { Button, Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { accessibleModules, moduleEntryPath, ROUTE_TREE } from '../runtime/route-config.js';
+import { accessibleModules, moduleEntryPath, useRouteTree } from '../runtime/route-config.js';
 import { useShell } from '../runtime/shell.js';
 
 export default function Home() {
@@ -12,7 +12,7 @@ export default function Home() {
   const access = shell.useState((s) => s.access);
   const user = shell.useState((s) => s.user);
   const locale = shell.useState((s) => s.locale);
-  const modules = accessibleModules(ROUTE_TREE, access);
+  const modules = accessibleModules(useRouteTree(), access);
   return (
     <div data-testid="home-page">
       <Typography.Title level={3}>{t('shell.home.welcome', { name: user?.name || user?.email || '' })}</Typography.Title>

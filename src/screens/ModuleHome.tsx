@@ -6,7 +6,7 @@ import { Card, Col, Empty, Row, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { openPages, ROUTE_TREE, type PageProps } from '../runtime/route-config.js';
+import { openPages, useRouteTree, type PageProps } from '../runtime/route-config.js';
 import { useShell } from '../runtime/shell.js';
 
 /**
@@ -21,7 +21,7 @@ export default function ModuleHome({ path }: PageProps) {
   const shell = useShell();
   const access = shell.useState((s) => s.access);
   const locale = shell.useState((s) => s.locale);
-  const module = ROUTE_TREE.find((m) => m.home.path === path);
+  const module = useRouteTree().find((m) => m.home.path === path);
   if (!module) return null;
   const pages = openPages(module, access);
   return (

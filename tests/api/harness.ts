@@ -29,6 +29,7 @@ import type { SqlDb } from '../../server/db/sql-db.js';
 import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
 import type { Clock } from '../../server/jobs/clock.js';
+import { diskPermissionTree, treeFingerprint } from '../../server/schemas/permission-tree.js';
 
 /**
  * The harness's own accounts (the super admin and `loginWithKeys` accounts, written straight to
@@ -158,6 +159,7 @@ async function pgliteTemplate(): Promise<string> {
   for (const f of ['server/db/seed-core.ts', 'src/contract/permission-manifest.ts', 'node_modules/@electric-sql/pglite/package.json']) {
     h.update(fs.readFileSync(path.join(root, f)));
   }
+  h.update(treeFingerprint(diskPermissionTree())); // the seed holds the schemas' menu pages too
   h.update(ADMIN_EMAIL + ADMIN_PASSWORD);
   const dir = path.join(os.tmpdir(), `bo-api-template-${h.digest('hex').slice(0, 16)}`);
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
@@ -224,6 +226,7 @@ function pgTemplate(pgUrl: string): Promise<string> {
     for (const f of ['server/db/seed-core.ts', 'src/contract/permission-manifest.ts', 'node_modules/pg-boss/package.json', 'server/jobs/boss.ts', 'tests/api/harness.ts']) {
       h.update(fs.readFileSync(path.join(root, f)));
     }
+    h.update(treeFingerprint(diskPermissionTree()));
     const name = `bo_tpl_${h.digest('hex').slice(0, 16)}`;
     const admin = await openPg(pgUrl, { max: 1 });
     try {

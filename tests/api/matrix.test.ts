@@ -24,6 +24,7 @@ import { allRoutes } from '../../server/routes/index.js';
 import { routeUrl } from '../../server/http/register.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { flattenManifest } from '../../src/contract/permission-manifest.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import type { Config } from '../../server/config.js';
 import { ApiClient, quickHash, startServer, type ApiResponse, type TestServer } from './harness.js';
 import { FAR_ID, example } from './fuzz/arbitraries.js';
@@ -31,7 +32,7 @@ import { changedTables, installWriteLog, tableChecksums, type WriteLog } from '.
 import { multipart, postForm } from './business/helpers.js';
 
 const MODULE = 'intelligent_voice';
-const MODULE_KEYS = [MODULE, ...flattenManifest().filter((e) => e.module === MODULE).map((e) => `${e.module}.${e.node.key}`)];
+const MODULE_KEYS = [MODULE, ...flattenManifest(diskPermissionTree()).filter((e) => e.module === MODULE).map((e) => `${e.module}.${e.node.key}`)];
 /** bookkeeping of requests, not data: session last-seen, request-rate counters, sign-in throttle; audit rows are checked apart */
 const BOOKKEEPING = ['sessions', 'rate_limit_hit', 'login_throttle', 'login_failures', 'audit_logs'];
 /**

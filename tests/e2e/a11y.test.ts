@@ -13,13 +13,14 @@ import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BAD = new Set(['serious', 'critical']);
 
 /** Every visible menu page (no params, not hidden), module homes included. */
-const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined))
+const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined, diskPermissionTree()))
   .filter((e) => e.path && !e.hidden && !e.path.includes(':'))
   .map((e) => e.path!)
   // A11Y_ONLY=<regex> narrows the walk while fixing (the full walk runs in CI)

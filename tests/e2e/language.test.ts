@@ -15,9 +15,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
+import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { ROOT, startHarness, type Harness } from './harness.js';
 
-const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined))
+const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined, diskPermissionTree()))
   .filter((e) => e.path && !e.hidden && !e.path.includes(':'))
   .map((e) => e.path!)
   .filter((p) => !process.env.LANG_ONLY || new RegExp(process.env.LANG_ONLY).test(p));

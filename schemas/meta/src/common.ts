@@ -114,6 +114,23 @@ export const pageFields = {
     ]),
   ),
   permission: Type.Optional(doc(PermissionKey, 'permission key needed to open the page (default: access to its module)', ['admin_center.admin.permission.role'])),
+  menu: Type.Optional(
+    doc(
+      Type.Object(
+        {
+          group: doc(Type.String({ pattern: '^[a-z][A-Za-z0-9_.]*$' }), 'key of the menu group of the permission manifest the entry sits under (src/contract/permission-manifest.ts, unflattened)', [
+            'text.data_center',
+          ]),
+          order: doc(Type.Integer({ minimum: 0 }), 'position within the group: entries are sorted by it (the manifest\'s own pages carry one too)', [30]),
+          icon: Type.Optional(doc(Type.String({ pattern: '^[A-Z][A-Za-z]*Outlined$' }), 'icon of the collapsed side menu: an antd icon name from src/contract/menu-icons.ts', ['StopOutlined'])),
+          aliases: Type.Optional(doc(Type.Array(RoutePath), 'other absolute paths that open the same page (redirect-free aliases)', [['/intelligent_voice/scene']])),
+        },
+        { additionalProperties: false },
+      ),
+      'a menu page: its route (the first of `routes`), permission (`permission`, type page) and title (`title`, from the locale files) are derived into the permission tree and the menu from this schema (docs/schemas.md)',
+      [{ group: 'text.data_center', order: 30 }],
+    ),
+  ),
   title: doc(I18nKey, 'page title (i18n key)', ['admin.role.title']),
 };
 

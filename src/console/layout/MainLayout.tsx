@@ -13,7 +13,7 @@ import { ErrorBoundary } from '../../screens/ErrorBoundary.js';
 import { Loading } from '../../screens/Loading.js';
 import { accessibleModules, findRoute } from '../../runtime/route-config.js';
 import { hasModuleTexts, loadModuleTexts } from '../i18n.js';
-import { ROUTES } from '../routes/pages.js';
+import { useRoutes } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
 import { settingsStore, type Locale } from '../settings/store.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
@@ -26,7 +26,7 @@ import { UserMenu } from './UserMenu.js';
 /** Menu items with their icons (the collapsed menu shows only the icon, the title as tooltip). */
 const toItems = (nodes: MenuNode[]): ItemType[] =>
   nodes.map((n) => {
-    const Icon = menuIcon(n.entry, Boolean(n.children));
+    const Icon = menuIcon(n.entry, Boolean(n.children), n.icon);
     const icon = <Icon aria-hidden />;
     return n.children
       ? { key: n.key, icon, label: n.label, children: toItems(n.children) }
@@ -67,10 +67,11 @@ export default function MainLayout() {
   // the language on screen (a newly chosen one shows once its texts are loaded, menus included)
   const locale = i18n.language as Locale;
 
-  const modules = accessibleModules(ROUTES, access);
+  const routes = useRoutes();
+  const modules = accessibleModules(routes, access);
   const current = modules.find((m) => m.module === menuModule) ?? modules[0];
   const items = useMemo(() => (current ? toItems(buildMenu(current, access, locale)) : []), [current, access, locale]);
-  const match = findRoute(ROUTES, pathname);
+  const match = findRoute(routes, pathname);
   const selection = current ? selectedMenu(current, match?.entry.path) : { open: [] };
   const [openKeys, setOpenKeys] = useState<string[]>(selection.open);
   const openKey = selection.open.join('|');

@@ -2,7 +2,7 @@
 import { Menu } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { ROUTES } from '../routes/pages.js';
+import { useRoutes } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
 import type { Locale } from '../settings/store.js';
 import { accessibleModules, moduleEntryPath } from '../../runtime/route-config.js';
@@ -11,7 +11,7 @@ export function ModuleSwitcher({ active }: { active: string | null }) {
   const navigate = useNavigate();
   const access = sessionStore.use((s) => s.access);
   const locale = useTranslation().i18n.language as Locale; // the language on screen
-  const modules = accessibleModules(ROUTES, access);
+  const modules = accessibleModules(useRoutes(), access);
   return (
     <Menu
       mode="horizontal"

@@ -47,7 +47,8 @@ function menuIconOf(key: string, fallback: 'group' | 'page'): ComponentType<Icon
     }, [collapsed]);
     if (!collapsed) return null;
     if (!loaded) return <span role="img" className="anticon" style={{ width: '1em', height: '1em' }} {...props} />;
-    const Icon = loaded.ICONS[key] ?? (fallback === 'group' ? loaded.GROUP_FALLBACK : loaded.PAGE_FALLBACK);
+    const named = key.startsWith('name:') ? loaded.ICONS_BY_NAME[key.slice('name:'.length)] : undefined;
+    const Icon = loaded.ICONS[key] ?? named ?? (fallback === 'group' ? loaded.GROUP_FALLBACK : loaded.PAGE_FALLBACK);
     return <Icon {...props} />;
   }
   MenuIcon.displayName = `MenuIcon(${key})`;
@@ -139,7 +140,10 @@ export const MENU_ICONS: Record<string, string> = {
   'admin.service_token': 'ApiOutlined',
 };
 
-/** The icon of a manifest entry (a group when it has no route). */
-export function menuIcon(key: string, isGroup: boolean): ComponentType<IconProps> {
-  return menuIconOf(MENU_ICONS[key] ? key : '', isGroup ? 'group' : 'page');
+/**
+ * The icon of a manifest entry (a group when it has no route): its own by key, else the icon its
+ * schema names (`menu.icon`, one of src/contract/menu-icons.ts), else the fallback.
+ */
+export function menuIcon(key: string, isGroup: boolean, name?: string): ComponentType<IconProps> {
+  return menuIconOf(MENU_ICONS[key] ? key : name ? `name:${name}` : '', isGroup ? 'group' : 'page');
 }

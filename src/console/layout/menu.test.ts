@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildAccess, type PermissionRecord } from '../../contract/access.js';
 import { accessibleModules, buildRouteConfig, moduleEntryPath, type PageProps } from '../../runtime/route-config.js';
 import { buildMenu, selectedMenu } from './menu.js';
+import { diskPermissionTree } from '../../../server/schemas/permission-tree.js';
 import { MENU_ICONS } from './menu-icons.js';
+import { MENU_ICON_NAMES } from '../../contract/menu-icons.js';
 
-const config = buildRouteConfig(() => (_: PageProps) => null);
+const config = buildRouteConfig(() => (_: PageProps) => null, diskPermissionTree());
 const text = config.find((m) => m.module === 'intelligent_text')!;
 const p = (module: string, permission_key: string): PermissionRecord => ({ id: 1, pid: 0, module, permission_key });
 
@@ -17,7 +19,7 @@ describe('side menu', () => {
         key: 'text.shop',
         label: 'Shops and customers',
         entry: 'text.shop',
-        children: [{ key: '/intelligent_text/shop/list', label: 'Shops', entry: 'text.shop.list', path: '/intelligent_text/shop/list' }],
+        children: [{ key: '/intelligent_text/shop/list', label: 'Shops', entry: 'text.shop.list', icon: 'BankOutlined', path: '/intelligent_text/shop/list' }],
       },
     ]);
     expect(accessibleModules(config, access).map((m) => m.module)).toEqual(['intelligent_text']);
@@ -48,5 +50,10 @@ describe('side menu', () => {
       const groupIcons = menu.map((g) => MENU_ICONS[g.entry]);
       expect(new Set(groupIcons).size).toBe(groupIcons.length);
     }
+  });
+
+  it('draws every icon name a schema may give its menu entry (src/contract/menu-icons.ts)', async () => {
+    const { ICONS_BY_NAME } = await import('./menu-icon-set.js');
+    expect(Object.keys(ICONS_BY_NAME).sort()).toEqual([...MENU_ICON_NAMES].sort());
   });
 });

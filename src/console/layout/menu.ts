@@ -14,6 +14,8 @@ export interface MenuNode {
   label: string;
   /** the manifest key (pages too), which names the entry's icon (menu-icons.tsx) */
   entry: string;
+  /** the icon name the entry's schema gives it (`menu.icon`) */
+  icon?: string;
   path?: string;
   children?: MenuNode[];
 }
@@ -21,7 +23,7 @@ export interface MenuNode {
 export function buildMenu(m: ModuleRoutes, access: AccessState, locale: Locale): MenuNode[] {
   const toNode = (e: RouteEntry): MenuNode | null => {
     if (e.hidden) return null;
-    if (e.path) return canOpenRoute(access, e) ? { key: e.path, label: e.title[locale], entry: e.key, path: e.path } : null;
+    if (e.path) return canOpenRoute(access, e) ? { key: e.path, label: e.title[locale], entry: e.key, ...(e.icon ? { icon: e.icon } : {}), path: e.path } : null;
     const children = e.children.map(toNode).filter((n): n is MenuNode => n !== null);
     return children.length ? { key: e.key, label: e.title[locale], entry: e.key, children } : null;
   };

@@ -2,13 +2,13 @@
  * The route tree: /login without layout; everything else signed in, inside the main layout:
  * / → /home, /home, /no-permission, /change-password, /my-sessions, /my-info, every manifest page (and alias), 404.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { UNAUTH_COMMON } from '../../contract/permission-manifest.js';
 import { Loading } from '../../screens/Loading.js';
 import { RequireSession } from '../session/RequireSession.js';
 import { Guard, GuardedPage } from './Guarded.js';
-import { ROUTES } from './pages.js';
+import { useRoutes } from './pages.js';
 import { routablePaths } from '../../runtime/route-config.js';
 
 const LoginPage = lazy(() => import('../../screens/Login.js'));
@@ -23,9 +23,9 @@ const MyInfo = lazy(() => import('../../screens/MyInfo.js'));
 /** /home: the common module, no permission key, no menu entry. */
 export const HOME_ROUTE = { key: 'common_home', module: UNAUTH_COMMON, auth: false } as const;
 
-const paths = routablePaths(ROUTES);
-
 export function AppRoutes() {
+  const routes = useRoutes();
+  const paths = useMemo(() => routablePaths(routes), [routes]);
   return (
     <Suspense fallback={<Loading fullscreen />}>
       <Routes>

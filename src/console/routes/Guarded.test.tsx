@@ -10,10 +10,11 @@ import { EMPTY_ACCESS } from '../../contract/access.js';
 import { sessionStore } from '../session/store.js';
 import { buildRouteConfig, findRoute, type PageProps } from '../../runtime/route-config.js';
 import { Guard, GuardedPage } from './Guarded.js';
+import { diskPermissionTree } from '../../../server/schemas/permission-tree.js';
 
 const i18n = createI18n('zh-CN');
 const Page = ({ path, params }: PageProps) => <div>page {path} {JSON.stringify(params)}</div>;
-const config = buildRouteConfig(() => Page);
+const config = buildRouteConfig(() => Page, diskPermissionTree());
 
 function renderAt(url: string, pattern: string) {
   const entry = findRoute(config, pattern)!.entry;

@@ -3,9 +3,10 @@
  * listed in BESPOKE_PAGES (by flattened key) get their hand-written screen; every other page
  * is a schema page rendered by the runtime.
  */
-import { lazy } from 'react';
+import { lazy, useMemo } from 'react';
 import { SchemaPageHost } from '../pages/SchemaPageHost.js';
-import { buildRouteConfig, type PageComponent, type PageResolver } from '../../runtime/route-config.js';
+import { buildRouteConfig, type ModuleRoutes, type PageComponent, type PageResolver } from '../../runtime/route-config.js';
+import { usePermissionTree } from '../../runtime/permission-tree.js';
 
 const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
 
@@ -22,4 +23,8 @@ export const resolvePage: PageResolver = (module, node) => {
   return BESPOKE_PAGES[`${module}.${node.key}`] ?? SchemaPageHost;
 };
 
-export const ROUTES = buildRouteConfig(resolvePage);
+/** The routes with their page components, from the permission tree the server derived (rebuilt when it changes). */
+export function useRoutes(): ModuleRoutes[] {
+  const tree = usePermissionTree();
+  return useMemo(() => buildRouteConfig(resolvePage, tree), [tree]);
+}

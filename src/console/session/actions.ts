@@ -2,6 +2,7 @@
 import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
 import type { HttpPort } from '../../runtime/env.js';
 import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
+import { setLiveTexts, setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
 import type { HttpClient } from '../http/client.js';
 import { readSid, writeSid } from '../http/cookies.js';
 import { clearSession, sessionStore, setSignedIn, type AppConfig, type SessionUser } from './store.js';
@@ -24,8 +25,18 @@ const pickUser = (data: unknown): SessionUser => {
   return { id: u.id, email: u.email, name: u.name, roles: u.roles ?? [] };
 };
 
+/**
+ * The role permissions and the permission tree (menus and routes: the manifest plus the schemas'
+ * menu pages, derived by the server), both before the session is ready so the routes of schema
+ * pages exist when the first page is matched.
+ */
 async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void> {
-  const reply = await http.post<RolePermissionsReply>('account/role-permissions');
+  const [reply, tree] = await Promise.all([
+    http.post<RolePermissionsReply>('account/role-permissions'),
+    http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }).catch(() => null),
+  ]);
+  if (tree?.modules?.length) setPermissionTree(tree.modules);
+  if (tree?.texts) setLiveTexts(tree.texts);
   setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
 }
 
