@@ -215,3 +215,15 @@ function fieldDefaults(node: Record<string, unknown>): void {
   }
   if (isObject(node.items)) fieldDefaults(node.items);
 }
+
+/**
+ * A schema file as served (fragments resolved, defaults filled in), for tests and benches that
+ * read schema files directly. Throws on a fragment problem.
+ */
+export function readExpandedSchema(absPath: string, schemasDir: string): Record<string, unknown> {
+  const raw = JSON.parse(readFileSync(absPath, 'utf8')) as Record<string, unknown>;
+  const root = path.dirname(schemasDir);
+  const r = expandDoc(raw, path.relative(root, absPath).split(path.sep).join('/'), absPath, schemasDir);
+  if (r.problems.length) throw new Error(r.problems.map((p) => `${p.file}#${p.pointer}: ${p.reason}`).join('\n'));
+  return r.doc;
+}
