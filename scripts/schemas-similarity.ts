@@ -23,8 +23,13 @@ export async function main(argv: string[] = process.argv.slice(2), dir = root, l
   const typicalList = current.filter((f) => f.file.endsWith('.list.json')).map((f) => f.text.split('\n').length - 1).sort((a, b) => a - b);
   const median = typicalList.length ? typicalList[Math.floor(typicalList.length / 2)] : 0;
   log(
-    `lines: ${figures.before} → ${figures.now} in ${figures.files.length} page/form files present at ${baseline} (${percent(figures.saved)} saved); ` +
-      `${figures.totalNow} lines in all ${current.length} files now; median list page ${median} lines`,
+    `lines: ${figures.before} → ${figures.now} + ${figures.fragments} in fragments = ${figures.now + figures.fragments} ` +
+      `for the ${figures.files.length} page/form files present at ${baseline} (${percent(figures.saved)} saved, fragments counted); ` +
+      `${figures.totalNow} lines in all ${current.length} page/form files now; median list page ${median} lines`,
+  );
+  log(
+    `leaf lines (one per scalar value, formatting aside): ${figures.leavesBefore} → ${figures.leavesNow} with the fragments ` +
+      `(${percent(figures.leavesBefore ? 1 - figures.leavesNow / figures.leavesBefore : 0)} saved)`,
   );
   const all = pairs(current);
   const worst = all.slice(0, top);

@@ -22,6 +22,7 @@ import { showAt } from './git.js';
 export const BASELINE_COMMIT = '472e2c1';
 export const SIMILARITY_LIMIT = 0.9;
 export const PAGE_DIRS = ['schemas/pages', 'schemas/forms'];
+export const FRAGMENT_DIR = 'schemas/fragments';
 
 type Json = unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -111,24 +112,49 @@ export interface LineFigures {
   files: Array<{ file: string; before: number; now: number }>;
   before: number;
   now: number;
-  /** share of lines saved on those files (0…1) */
+  /** lines of the fragment files (schemas/fragments) the pages share now */
+  fragments: number;
+  /** share of lines saved on those files, the fragments counted as theirs (0…1) */
   saved: number;
   /** lines of every page and form file now (new ones included) */
   totalNow: number;
+  /** leaf lines (scalar values, leafLines) of those files before, and now with the fragments: a measure formatting cannot move */
+  leavesBefore: number;
+  leavesNow: number;
 }
 
 export async function lineFigures(root: string, current: readonly SchemaText[], baseline = BASELINE_COMMIT): Promise<LineFigures> {
   const files: LineFigures['files'] = [];
+  let leavesBefore = 0;
+  let leavesNow = 0;
+  const leaves = (text: string) => {
+    try {
+      return leafLines(JSON.parse(text)).length;
+    } catch {
+      return 0;
+    }
+  };
   await Promise.all(
     current.map(async (f) => {
       const old = await showAt(root, baseline, f.file);
-      if (old !== null) files.push({ file: f.file, before: lineCount(old), now: lineCount(f.text) });
+      if (old === null) return;
+      files.push({ file: f.file, before: lineCount(old), now: lineCount(f.text) });
+      leavesBefore += leaves(old);
+      leavesNow += leaves(f.text);
     }),
   );
   files.sort((a, b) => a.file.localeCompare(b.file));
+  const fragmentTexts = await Promise.all((await listJsonFiles(path.join(root, FRAGMENT_DIR))).map((f) => readFile(f, 'utf8')));
+  const fragments = fragmentTexts.reduce((s, t) => s + lineCount(t), 0);
+  leavesNow += fragmentTexts.reduce((s, t) => s + leaves(t), 0);
   const before = files.reduce((s, f) => s + f.before, 0);
   const now = files.reduce((s, f) => s + f.now, 0);
-  return { files, before, now, saved: before ? 1 - now / before : 0, totalNow: current.reduce((s, f) => s + lineCount(f.text), 0) };
+  return {
+    files, before, now, fragments,
+    saved: before ? 1 - (now + fragments) / before : 0,
+    totalNow: current.reduce((s, f) => s + lineCount(f.text), 0),
+    leavesBefore, leavesNow,
+  };
 }
 
 export const percent = (x: number): string => `${(x * 100).toFixed(1)} %`;
