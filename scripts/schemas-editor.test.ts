@@ -114,6 +114,17 @@ describe('editor support (vscode-json-languageservice on a real page)', () => {
     ]);
   });
 
+  it('accepts fragment references ($ref) and explains them on hover', async () => {
+    for (const file of ['schemas/pages/intelligent_text/shop.list.json', 'schemas/pages/intelligent_voice/shop.list.json', 'schemas/forms/intelligent_voice/shop.form.json']) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const doc = TextDocument.create(pathToFileURL(path.join(root, file)).href, 'json', 1, text);
+      const json = ls.parseJSONDocument(doc);
+      expect((await ls.doValidation(doc, json)).map((d) => d.message), file).toEqual([]);
+      const hover = await ls.doHover(doc, doc.positionAt(text.indexOf('"$ref"') + 2), json);
+      expect(JSON.stringify(hover?.contents)).toMatch(/a shared fragment from schemas\/fragments/);
+    }
+  });
+
   it('explains a property on hover', async () => {
     const { text, offset } = edit('x-enum', 'policy_channel', 'policy_channel');
     const { doc, json } = open(text);

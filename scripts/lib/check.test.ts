@@ -191,5 +191,32 @@ describe('schemas:check', () => {
       fx.write('schemas/pages/demo/new.list.json', { ...fx.read(LIST_FILE), id: 'demo.new_list', routes: undefined });
       expect(await lines(await resolveBase(fx.root, 'HEAD'))).toEqual([]);
     });
+
+    it('compares expanded forms: moving columns into a fragment needs no bump, changing the fragment does', async () => {
+      const columns = fx.read(LIST_FILE).columns;
+      fx.write('schemas/fragments/demo.json', { columns });
+      fx.edit(LIST_FILE, (d) => (d.columns = [{ $ref: '../../fragments/demo.json#/columns' }]));
+      expect(await lines(await resolveBase(fx.root, 'HEAD'))).toEqual([]);
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fragment');
+      fx.edit('schemas/fragments/demo.json', (d) => (d.columns[0].width = 321));
+      const base = await resolveBase(fx.root, 'HEAD');
+      expect(await lines(base)).toEqual([`${LIST_FILE}#/version: changed since ${base!.slice(0, 12)} but version not raised (was 1, now 1; set 2)`]);
+    });
+  });
+
+  it('fails on a fragment reference to a missing file, a missing pointer or a cycle, naming file and pointer', async () => {
+    fx.write('schemas/fragments/a.json', { x: { $ref: 'b.json#/y' } });
+    fx.write('schemas/fragments/b.json', { y: { $ref: 'a.json#/x' } });
+    fx.edit(LIST_FILE, (d) => {
+      d.columns.push({ $ref: '../../fragments/none.json#/columns' });
+      d.toolbar.push({ $ref: '../../fragments/a.json#/nope' });
+      d.rowActions.push({ $ref: '../../fragments/a.json#/x' });
+    });
+    expect(await lines()).toEqual([
+      `schemas/fragments/b.json#/y/$ref: "a.json#/x": fragment reference cycle: schemas/fragments/a.json#/x → schemas/fragments/b.json#/y → schemas/fragments/a.json#/x`,
+      `${LIST_FILE}#/columns/2/$ref: "../../fragments/none.json#/columns": fragment file schemas/fragments/none.json not found`,
+      `${LIST_FILE}#/toolbar/1/$ref: "../../fragments/a.json#/nope": no value at pointer "/nope" in schemas/fragments/a.json`,
+    ]);
   });
 });

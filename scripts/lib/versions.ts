@@ -11,6 +11,8 @@
  * of formatting only (same canonical JSON) needs no bump. Used by schemas:check and schemas:diff.
  */
 import { canonicalJson } from '../../server/schemas/canonical.js';
+import { FRAGMENTS_DIR } from '../../server/schemas/expand.js';
+import { fragmentReaderAt, parse } from './docs.js';
 import { changedSince, committedSince, headCommit, lastCommitTouching, showAt } from './git.js';
 
 export const VERSIONED_DIRS = ['schemas/pages', 'schemas/forms', 'schemas/enums'];
@@ -30,6 +32,8 @@ export interface VersionProblem {
 export interface VersionedSchema {
   file: string;
   doc: unknown;
+  /** fragment files it uses (relative to root): a schema whose fragment changed is checked too */
+  fragments?: string[];
 }
 
 const versionOf = (d: unknown) => {
@@ -40,11 +44,8 @@ const versionOf = (d: unknown) => {
 async function docAt(root: string, ref: string, file: string): Promise<unknown> {
   const text = await showAt(root, ref, file);
   if (text === null) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined; // the old file was broken; any version will do
-  }
+  // expanded with the ref's own fragments: the rule compares what was served with what will be
+  return parse(text, `${ref.slice(0, 12)}:${file}`, root, file, await fragmentReaderAt(root, ref)) ?? undefined;
 }
 
 /** Compares `doc` with the file at `ref`: a problem when the content changed and the version did not rise. */
@@ -57,13 +58,19 @@ async function compare(root: string, ref: string, s: VersionedSchema): Promise<{
 }
 
 export async function versionProblems(root: string, base: string, schemas: readonly VersionedSchema[]): Promise<VersionProblem[]> {
-  const [sinceBase, committed, dirty, head] = await Promise.all([
+  const FRAGMENTS = [`schemas/${FRAGMENTS_DIR}`];
+  const [sinceBase, committed, dirty, head, fragSince, fragCommitted] = await Promise.all([
     changedSince(root, base, VERSIONED_DIRS),
     committedSince(root, base, VERSIONED_DIRS),
     changedSince(root, 'HEAD', VERSIONED_DIRS),
     headCommit(root),
+    changedSince(root, base, FRAGMENTS),
+    committedSince(root, base, FRAGMENTS),
   ]);
+  // a changed fragment makes every schema that uses it a candidate (compared expanded)
+  const changedFragments = new Set([...fragSince, ...fragCommitted]);
   const candidates = new Set([...sinceBase, ...committed]);
+  for (const s of schemas) if (s.fragments?.some((f) => changedFragments.has(f))) candidates.add(s.file);
   const uncommitted = new Set(dirty);
   const problems: VersionProblem[] = [];
   await Promise.all(

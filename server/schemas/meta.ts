@@ -118,7 +118,10 @@ const within = (parent: string, child: string) => child === parent || child.star
  * one line says what the union allows. A union reached through a shared `$ref` has the same
  * schema path everywhere, so a branch is keyed by the union's value (instance path) too.
  */
-function toIssues(errors: ErrorObject[], doc: unknown): MetaIssue[] {
+function toIssues(all: ErrorObject[], doc: unknown): MetaIssue[] {
+  // the editor meta-schemas wrap objects in `if $ref … else <the object>` (fragment references,
+  // schemas/meta/src/to-json.ts): the `if` line only repeats the errors under `else`
+  const errors = all.filter((e) => e.keyword !== 'if');
   const unionAt = errors.filter(isUnion).map((e) => ({ sp: e.schemaPath, ip: e.instancePath }));
   /** `instancePath|branchSchemaPath` of every union branch an error sits in, outermost first */
   const branchKeys = (e: ErrorObject): string[] =>

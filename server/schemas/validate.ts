@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../../schemas/meta/src/index.js';
 import { contentHash } from './canonical.js';
+import { expandDoc, type FragmentReader } from './expand.js';
 import type { MetaValidators } from './meta.js';
 import type { SchemaProblem } from './problems.js';
 
@@ -23,7 +24,10 @@ export interface ParsedSchema {
   permission?: string;
   /** route patterns: `routes` of a page, `modes.*.route` of a form */
   routes: string[];
+  /** the expanded document (fragments resolved, defaults filled in: expand.ts) — what is served */
   doc: Record<string, unknown>;
+  /** fragment files the document uses (paths relative to the project root) */
+  fragments?: string[];
 }
 
 export interface FileResult {
@@ -31,6 +35,8 @@ export interface FileResult {
   problems: SchemaProblem[];
   /** the id of an invalid file, when it has one (so references to it are not reported twice) */
   brokenId?: string;
+  /** fragment files the document uses, also when it is invalid (the watch re-reads it when one changes) */
+  fragments?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -45,16 +51,27 @@ export function validateFile(
   absPath: string,
   schemasDir: string,
   meta: MetaValidators,
+  read?: FragmentReader,
 ): FileResult {
   const problem = (pointer: string, reason: string): FileResult => ({ problems: [{ file, pointer, reason }] });
-  let doc: unknown;
+  let raw: unknown;
   try {
-    doc = JSON.parse(text);
+    raw = JSON.parse(text);
   } catch (err) {
     return problem('', `invalid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(doc)) return problem('', 'a schema file holds one JSON object');
+  if (!isObject(raw)) return problem('', 'a schema file holds one JSON object');
+  // fragments and defaults first: everything after (meta-schema, checks, hash) sees the expanded form
+  const expanded = expandDoc(raw, file, absPath, schemasDir, { read });
+  const root = path.dirname(schemasDir);
+  const fragments = expanded.fragments.map((f) => path.relative(root, f).split(path.sep).join('/'));
+  if (expanded.problems.length) {
+    return { problems: expanded.problems, brokenId: typeof raw.id === 'string' ? raw.id : undefined, fragments };
+  }
+  const doc = expanded.doc;
   const result = validateDoc(doc, file, absPath, schemasDir, meta);
+  result.fragments = fragments;
+  if (result.schema) result.schema.fragments = fragments;
   if (!result.schema && typeof doc.id === 'string') result.brokenId = doc.id;
   return result;
 }

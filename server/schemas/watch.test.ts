@@ -267,3 +267,41 @@ describe('addedProblems', () => {
     expect(addedProblems([p('/x', 'other')], [p('/x')])).toEqual([p('/x', 'other')]);
   });
 });
+
+describe('dev watch and fragments', () => {
+  const FRAGMENT = 'schemas/fragments/pages/shop.list.json';
+  const IDS = ['intelligent_text.shop_list', 'intelligent_voice.shop_list'];
+  let root: string;
+  let s: Session;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'schemas-watch-fragments-'));
+    cpSync(path.join(PROJECT_ROOT, 'schemas'), path.join(root, 'schemas'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'src/locales'), path.join(root, 'src/locales'), { recursive: true });
+    s = await startWatch(root, projectInputs(root), false);
+  }, 120_000);
+
+  afterAll(() => {
+    s?.watcher.close();
+    setSchemaStore(null);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const width = (id: string) => (s.store.get(id)!.doc.columns as Array<{ key: string; width?: number }>).find((c) => c.key === 'id')?.width;
+
+  it('re-expands every schema that uses a changed fragment', async () => {
+    const frag = JSON.parse(readFileSync(path.join(root, FRAGMENT), 'utf8')) as { columns: Array<{ key: string; width?: number }> };
+    frag.columns.find((c) => c.key === 'id')!.width = 93;
+    expect(await change(s, root, FRAGMENT, JSON.stringify(frag), IDS[0])).toBe('served');
+    await until(() => IDS.every((id) => width(id) === 93));
+  });
+
+  it('refuses a fragment edit that breaks a page (missing fragment), naming file and pointer, and keeps serving the last good version', async () => {
+    const frag = JSON.parse(readFileSync(path.join(root, FRAGMENT), 'utf8')) as { columns: unknown[] };
+    frag.columns.push({ $ref: 'nowhere.json#/columns' });
+    expect(await change(s, root, FRAGMENT, JSON.stringify(frag), IDS[0])).toBe('refused');
+    expect(s.errors.at(-1)).toContain(`${FRAGMENT}#/columns/${frag.columns.length - 1}/$ref: "nowhere.json#/columns": fragment file schemas/fragments/pages/nowhere.json not found`);
+    expect(IDS.map(width)).toEqual([93, 93]);
+    expect(s.store.watch?.refused.some((p) => p.file.endsWith('shop.list.json'))).toBe(true);
+  });
+});

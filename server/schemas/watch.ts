@@ -15,6 +15,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FRAGMENTS_DIR } from './expand.js';
 import type { MetaValidators } from './meta.js';
 import { formatProblem, sortProblems, type SchemaProblem } from './problems.js';
 import type { SchemaStore } from './store.js';
@@ -185,8 +186,24 @@ export function watchSchemas(
   const onSchemaChange = (name: string | null) => {
     if (!name || !name.endsWith('.json')) return;
     const top = name.split(path.sep)[0];
-    if (!(SCHEMA_DIRS as readonly string[]).includes(top)) return;
     const abs = path.join(schemasDir, name);
+    if (top === FRAGMENTS_DIR) {
+      // a fragment changed: every schema that uses it is expanded and checked again (and refused
+      // like a save of its own when the fragment breaks it); refused files are tried again
+      const fragment = rel(abs);
+      debounce(
+        abs,
+        async () => {
+          const users = store.all().filter((s) => s.fragments?.includes(fragment));
+          let changed = false;
+          for (const s of users) if (await attempt(path.join(root, s.file), false)) changed = true;
+          if (changed || refused.size) await retryRefused();
+        },
+        fragment,
+      );
+      return;
+    }
+    if (!(SCHEMA_DIRS as readonly string[]).includes(top)) return;
     debounce(
       abs,
       async () => {

@@ -10,13 +10,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api, openAdminPage, waitList } from './admin-helpers.js';
+import { readExpandedSchema } from '../../server/schemas/expand.js';
 import { ROOT, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let page: Page;
 
 const locale = (lang: string, file: string) => JSON.parse(readFileSync(path.join(ROOT, 'src/locales', lang, `${file}.json`), 'utf8')) as Record<string, unknown>;
-const zh = { text: locale('zh-CN', 'text'), runtime: locale('zh-CN', 'runtime') };
+const zh = { text: locale('zh-CN', 'text'), shared: locale('zh-CN', 'shared'), runtime: locale('zh-CN', 'runtime') };
 const t = (key: string): string => {
   const [file, ...rest] = key.split('.');
   let v: unknown = zh[file as keyof typeof zh];
@@ -25,7 +26,8 @@ const t = (key: string): string => {
   return v as string;
 };
 const columnTitle = (schemaFile: string, key: string): string => {
-  const s = JSON.parse(readFileSync(path.join(ROOT, 'schemas/pages', schemaFile), 'utf8')) as { columns: Array<{ key: string; title: string }> };
+  // as served: fragments resolved (server/schemas/expand.ts)
+  const s = readExpandedSchema(path.join(ROOT, 'schemas/pages', schemaFile), path.join(ROOT, 'schemas')) as { columns: Array<{ key: string; title: string }> };
   return t(s.columns.find((c) => c.key === key)!.title);
 };
 

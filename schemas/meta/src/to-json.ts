@@ -62,6 +62,45 @@ export function valueListRef(list: ValueList, description: unknown): Record<stri
 
 const ANNOTATIONS = new Set(['description', 'examples']);
 
+/**
+ * The `$ref` to a fragment (server/schemas/expand.ts), as editors see it: a relative path into
+ * schemas/fragments/, then an optional JSON pointer.
+ */
+export const FRAGMENT_REF: Record<string, Json> = {
+  type: 'string',
+  pattern: '^(\\.\\./)*(fragments/)?[A-Za-z0-9_./-]+\\.json(#(/[^/]*)*)?$',
+  description:
+    'a shared fragment from schemas/fragments/ (path relative to this file, then a JSON pointer): it stands for the value there; keys beside it are merged over it; in an array, an array fragment is spliced in',
+  examples: ['../../fragments/shop.json#/columns'],
+};
+
+/**
+ * Editor flavour only: any object of the language may be written as (or start from) a fragment
+ * reference, so `$ref` is a known property, and the object's required properties are required
+ * only when it has no `$ref` (the fragment brings them). The server, the check and the runtime
+ * validators see the expanded document, where no `$ref` is left.
+ */
+function allowFragmentRef(out: Record<string, Json>): void {
+  if (out.discriminator) {
+    // a discriminated union (actions): `{ "$ref": … }` has no `type`, so it is tried first
+    const union = { ...out };
+    for (const k of Object.keys(out)) delete out[k];
+    if (union.description !== undefined) out.description = union.description;
+    if (union.examples !== undefined) out.examples = union.examples;
+    Object.assign(out, { if: { required: ['$ref'] }, then: { properties: { $ref: FRAGMENT_REF } }, else: union });
+    return;
+  }
+  const props = (out.properties ?? {}) as Record<string, Json>;
+  if ('$ref' in props) return;
+  out.properties = { $ref: FRAGMENT_REF, ...props };
+  if (Array.isArray(out.required) && out.required.length) {
+    const required = out.required;
+    delete out.required;
+    out.if = { required: ['$ref'] };
+    out.else = { required };
+  }
+}
+
 export function toJsonSchema(type: TSchema, title: string, options: JsonSchemaOptions = {}): Record<string, Json> {
   const defs: Record<string, Json> = {};
   const ids = new Set<string>();
@@ -112,6 +151,7 @@ export function toJsonSchema(type: TSchema, title: string, options: JsonSchemaOp
           out[k] = walk(o[k], !data);
         }
       }
+      if (schema && !options.runtime && out.type === 'object') allowFragmentRef(out);
       const list = schema ? (o['x-values'] as ValueList | undefined) : undefined;
       if (list && options.values && !options.runtime) {
         used.add(list);

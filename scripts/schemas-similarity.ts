@@ -1,0 +1,55 @@
+/**
+ * `npm run schemas:similarity [-- --baseline <ref>] [--top <n>] [--files]`: how much the page
+ * and form schemas repeat each other, and how many lines they lost since the baseline commit.
+ * Prints the line figures (total, saved share; per file with --files) and the most alike pairs;
+ * exits 1 when a pair is at or above 90 % alike (scripts/lib/similarity.ts defines the measure).
+ * schemas:check runs the same pair check.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASELINE_COMMIT, SIMILARITY_LIMIT, lineFigures, pairs, percent, readPageTexts } from './lib/similarity.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function main(argv: string[] = process.argv.slice(2), dir = root, log = console.log): Promise<number> {
+  const get = (n: string) => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : undefined);
+  const baseline = get('--baseline') ?? BASELINE_COMMIT;
+  const top = Number(get('--top') ?? 5);
+  const current = await readPageTexts(dir);
+  const figures = await lineFigures(dir, current, baseline);
+  if (argv.includes('--files')) {
+    for (const f of figures.files) log(`${String(f.before).padStart(5)} → ${String(f.now).padStart(5)}  ${f.file}`);
+  }
+  const typicalList = current.filter((f) => f.file.endsWith('.list.json')).map((f) => f.text.split('\n').length - 1).sort((a, b) => a - b);
+  const median = typicalList.length ? typicalList[Math.floor(typicalList.length / 2)] : 0;
+  log(
+    `lines: ${figures.before} → ${figures.now} + ${figures.fragments} in fragments = ${figures.now + figures.fragments} ` +
+      `for the ${figures.files.length} page/form files present at ${baseline} (${percent(figures.saved)} saved, fragments counted); ` +
+      `${figures.totalNow} lines in all ${current.length} page/form files now; median list page ${median} lines`,
+  );
+  log(
+    `leaf lines (one per scalar value, formatting aside): ${figures.leavesBefore} → ${figures.leavesNow} with the fragments ` +
+      `(${percent(figures.leavesBefore ? 1 - figures.leavesNow / figures.leavesBefore : 0)} saved)`,
+  );
+  const all = pairs(current);
+  const worst = all.slice(0, top);
+  log(`most alike page/form schemas (Dice over canonical leaf lines, as written):`);
+  for (const p of worst) log(`  ${percent(p.similarity)}  ${p.a}  ~  ${p.b}`);
+  const over = all.filter((p) => p.similarity >= SIMILARITY_LIMIT);
+  if (over.length) {
+    log(`schemas:similarity: ${over.length} pair(s) at or above ${percent(SIMILARITY_LIMIT)}: share their common part through a fragment`);
+    return 1;
+  }
+  return 0;
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`schemas:similarity failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(2);
+    },
+  );
+}
