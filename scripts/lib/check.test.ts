@@ -20,13 +20,13 @@ describe('schemas:check', () => {
 
   it('fails on an unknown widget', async () => {
     fx.edit(LIST_FILE, (d) => (d.columns[1].widget = 'Blink'));
-    expect(await lines()).toEqual([`${LIST_FILE}#/columns/1/widget: unknown widget "Blink" (not in src/widgets/names.ts)`]);
+    expect(await lines()).toEqual([`${LIST_FILE}#/columns/1/widget: unknown widget "Blink" (not in src/contract/widget-names.ts)`]);
   });
 
   it('fails on an unknown x-component inside a Formily field', async () => {
     fx.edit(FORM_FILE, (d) => (d.schema.properties.name['x-component'] = 'Marquee'));
     expect(await lines()).toEqual([
-      `${FORM_FILE}#/schema/properties/name/x-component: unknown widget "Marquee" (not in src/widgets/names.ts)`,
+      `${FORM_FILE}#/schema/properties/name/x-component: unknown widget "Marquee" (not in src/contract/widget-names.ts)`,
     ]);
   });
 

@@ -22,7 +22,7 @@ import { versionProblems } from './versions.js';
 export interface CheckInputs {
   /** the project root: holds `schemas/` and `src/locales/` */
   root: string;
-  /** registered widget names (src/widgets/names.ts) */
+  /** registered widget names (src/contract/widget-names.ts) */
   widgets: ReadonlySet<string>;
   /** property names whose string values are i18n keys (TEXT_KEYS) */
   textKeys: readonly string[];
@@ -166,7 +166,7 @@ export function checkReferences(
     const add = (pointer: string, reason: string) => problems.push({ file: s.file, pointer, reason });
     const refs = collectRefs(s.doc, inputs.textKeys);
     for (const r of refs.widgets) {
-      if (!inputs.widgets.has(r.value)) add(r.pointer, `unknown widget "${r.value}" (not in src/widgets/names.ts)`);
+      if (!inputs.widgets.has(r.value)) add(r.pointer, `unknown widget "${r.value}" (not in src/contract/widget-names.ts)`);
     }
     for (const r of refs.enums) {
       const e = byId.get(r.value);

@@ -13,16 +13,16 @@ import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { MANIFEST, allPermissionKeys } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
 
-/** Widget names: the string array (or set) exported by src/widgets/names.ts, minus the unknown-widget box. */
+/** Widget names: the string array (or set) exported by src/contract/widget-names.ts, minus the unknown-widget box. */
 export async function readWidgetNames(): Promise<Set<string>> {
   const names = await exportedNames();
-  const mod = (await import('../../src/widgets/names.js')) as Record<string, unknown>;
+  const mod = (await import('../../src/contract/widget-names.js')) as Record<string, unknown>;
   if (typeof mod.UNKNOWN_WIDGET === 'string') names.delete(mod.UNKNOWN_WIDGET);
   return names;
 }
 
 async function exportedNames(): Promise<Set<string>> {
-  const mod = (await import('../../src/widgets/names.js')) as Record<string, unknown>;
+  const mod = (await import('../../src/contract/widget-names.js')) as Record<string, unknown>;
   const preferred = ['WIDGET_NAMES', 'widgetNames', 'default'];
   const keys = [...preferred.filter((k) => k in mod), ...Object.keys(mod).filter((k) => !preferred.includes(k))];
   for (const k of keys) {
@@ -34,7 +34,7 @@ async function exportedNames(): Promise<Set<string>> {
       if (vals.length && vals.every((x) => typeof x === 'string')) return new Set(vals as string[]);
     }
   }
-  throw new Error('src/widgets/names.ts exports no list of widget names');
+  throw new Error('src/contract/widget-names.ts exports no list of widget names');
 }
 
 /** `"METHOD path"` of every route under /api/admin/. */

@@ -130,7 +130,7 @@ describe('dev watch on a copy of the project schemas (schemas:check inputs)', ()
   });
 
   const cases: Array<[string, (d: Record<string, any>) => void, string, string]> = [
-    ['an unknown widget', (d) => (d.columns[5].widget = 'DateTimeX'), '/columns/5/widget', 'unknown widget "DateTimeX" (not in src/widgets/names.ts)'],
+    ['an unknown widget', (d) => (d.columns[5].widget = 'DateTimeX'), '/columns/5/widget', 'unknown widget "DateTimeX" (not in src/contract/widget-names.ts)'],
     ['an unknown enum', (d) => (d.columns[4].enum = 'account_statuz'), '/columns/4/enum', 'unknown enum "account_statuz" (no schemas/enums/account_statuz.json)'],
     ['an unknown API path', (d) => (d.data.api = 'GET lab/user/lists'), '/data/api', 'unknown API "GET lab/user/lists" (no such route on the server)'],
     ['a wrong API method', (d) => (d.data.api = 'POST lab/user/list'), '/data/api', 'unknown API "POST lab/user/list" (no such route on the server)'],

@@ -6,7 +6,7 @@ import { RuntimeContext } from '../runtime/context.js';
 import { createRegistry, UnknownWidgetError } from '../runtime/registry.js';
 import { prepareFormilySchema } from '../runtime/formily-schema.js';
 import { createSchemaLoader } from '../runtime/loader.js';
-import { WIDGET_NAMES } from './names.js';
+import { WIDGET_NAMES } from '../contract/widget-names.js';
 import { createDefaultRegistry, defaultEntries } from './registry.js';
 import { preloadSchemaWidgets, schemaWidgetNames } from './preload.js';
 import shopList from '../../schemas/pages/intelligent_text/shop.list.json';

@@ -16,7 +16,7 @@ import { JsonView } from './display/JsonView.js';
 import { Link } from './display/Link.js';
 import { Money } from './display/Money.js';
 import { Text } from './display/Text.js';
-import { UNKNOWN_WIDGET } from './names.js';
+import { UNKNOWN_WIDGET } from '../contract/widget-names.js';
 import { UnknownWidget } from './UnknownWidget.js';
 
 type Loaded = ComponentType<never>;

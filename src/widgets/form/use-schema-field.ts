@@ -5,7 +5,7 @@ import { SchemaScopeContext, useRuntime } from '../../runtime/context.js';
 import { prepareFormilySchema } from '../../runtime/formily-schema.js';
 import type { FormMode, FormilyObject } from '../../runtime/types.js';
 import type { Registry } from '../../runtime/registry.js';
-import { UNKNOWN_WIDGET } from '../names.js';
+import { UNKNOWN_WIDGET } from '../../contract/widget-names.js';
 import { formilyComponents } from '../registry.js';
 
 /** The SchemaField component type (props: schema + scope). */

@@ -25,7 +25,7 @@ function open(locale: 'zh-CN' | 'en-US', status: unknown) {
 }
 
 describe('inspector: dev schema watch', () => {
-  const refused = { file: FILE, pointer: '/columns/2/widget', reason: 'unknown widget "BooleanTxt" (not in src/widgets/names.ts)' };
+  const refused = { file: FILE, pointer: '/columns/2/widget', reason: 'unknown widget "BooleanTxt" (not in src/contract/widget-names.ts)' };
 
   it('counts the errors on the button and lists them as file#pointer: reason (en-US)', async () => {
     const env = open('en-US', { watching: true, refused: [refused], standing: [] });

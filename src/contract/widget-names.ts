@@ -1,6 +1,7 @@
 /**
  * Every widget name a schema may use (`x-component`, `x-decorator`, column / item `widget`),
- * as plain data for the Node-side checker (no React imports). A unit test checks it equals
+ * as plain data for the Node-side checker and the live watcher (no React imports; in src/contract so the server may
+ * read it). A unit test checks it equals
  * the default registry's keys.
  */
 export const INPUT_WIDGETS = [
