@@ -9,12 +9,13 @@ import { createSchemaLoader } from '../runtime/loader.js';
 import { WIDGET_NAMES } from '../contract/widget-names.js';
 import { createDefaultRegistry, defaultEntries } from './registry.js';
 import { preloadSchemaWidgets, schemaWidgetNames } from './preload.js';
-import shopList from '../../schemas/pages/intelligent_text/shop.list.json';
 import { createFakeEnv } from './testing/env.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readExpandedSchema } from '../../server/schemas/expand.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shopList = readExpandedSchema(join(root, 'schemas/pages/intelligent_text/shop.list.json'), join(root, 'schemas'));
 
 describe('widget registry', () => {
   it('names.ts lists exactly the registry keys', () => {

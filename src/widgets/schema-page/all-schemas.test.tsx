@@ -95,7 +95,8 @@ describe('admin_center schemas', () => {
     const env = createFakeEnv(http, { root, devMode: true });
     renderSchemaPage('/admin_center/authCenter/role', env);
     const button = await screen.findByTestId('schema-inspector', {}, { timeout: 8000 });
-    expect(button.textContent).toContain('admin_center.role.list v1');
+    const role = set.pages.find((d) => d.id === 'admin_center.role.list')!;
+    expect(button.textContent).toContain(`admin_center.role.list v${String(role.version)}`);
   });
 
   it('hides actions the caller lacks the permission for', async () => {

@@ -6,10 +6,13 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpPort } from '../../runtime/env.js';
 import type { SchemaListItem } from '../../runtime/types.js';
+// test support only (Node): the server's one expansion step, so tests see what the server serves
+import { readExpandedSchema } from '../../../server/schemas/expand.js';
 
 export type Doc = Record<string, unknown>;
 
-export function readJsonTree(dir: string): Doc[] {
+/** Every JSON file under `dir`; with `schemasDir`, each as the server serves it (fragments resolved, defaults filled in). */
+export function readJsonTree(dir: string, schemasDir?: string): Doc[] {
   const out: Doc[] = [];
   let names: string[] = [];
   try {
@@ -19,8 +22,8 @@ export function readJsonTree(dir: string): Doc[] {
   }
   for (const n of names.sort()) {
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...readJsonTree(p));
-    else if (n.endsWith('.json')) out.push(JSON.parse(readFileSync(p, 'utf8')) as Doc);
+    if (statSync(p).isDirectory()) out.push(...readJsonTree(p, schemasDir));
+    else if (n.endsWith('.json')) out.push(schemasDir ? readExpandedSchema(p, schemasDir) : (JSON.parse(readFileSync(p, 'utf8')) as Doc));
   }
   return out;
 }
@@ -31,7 +34,7 @@ export interface SchemaSet {
 }
 
 export function readSchemaSet(root: string): SchemaSet {
-  const pages = [...readJsonTree(join(root, 'pages')), ...readJsonTree(join(root, 'forms'))];
+  const pages = [...readJsonTree(join(root, 'pages'), root), ...readJsonTree(join(root, 'forms'), root)];
   const enums = Object.fromEntries(readJsonTree(join(root, 'enums')).map((e) => [String(e.id), e]));
   return { pages, enums };
 }
