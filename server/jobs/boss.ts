@@ -60,9 +60,11 @@ export interface Boss {
   boss: PgBoss;
   /**
    * After the engine's stop: pg-boss calls that still arrive (a worker loop that outlived the
-   * stop's timeout marking its job failed) get an empty result instead of a closed pool's error,
-   * which pg-boss would leave as an unhandled rejection. Such a job stays 'active' and is
-   * recovered on the next start, as after a kill -9.
+   * stop's timeout marking its job failed) never settle — not a closed pool's error, nor a made-up
+   * empty result (pg-boss reads `rows[0].count` of a command's result), either of which pg-boss
+   * would leave as an unhandled rejection. A promise that never settles holds no timer, so the
+   * process still exits. Such a job stays 'active' and is recovered on the next start, as after a
+   * kill -9.
    */
   detach(): void;
 }
@@ -73,7 +75,7 @@ export function createBoss(db: SqlDb, opts: BossOptions): Boss {
   const boss = new PgBoss({
     db: {
       executeSql: (text: string, values: Parameters<PgBoss.Db['executeSql']>[1]) =>
-        detached ? Promise.resolve({ rows: [], rowCount: 0 }) : exec.executeSql(text, values),
+        detached ? new Promise<never>(() => undefined) : exec.executeSql(text, values),
     },
     schema: opts.schema,
     supervise: opts.supervise,
