@@ -143,6 +143,9 @@ describe('admin_center schema pages (super admin)', () => {
     await page.locator('[data-action="add"]').click();
     const modal = page.locator('.ant-modal').filter({ hasText: '新增账号' });
     await modal.waitFor();
+    // the fields drawn and the modal's opening animation over before the first click on submit
+    await formItem(modal, '邮箱').locator('input').waitFor();
+    await settle(page);
     // empty fields: required messages; invalid email and short password: the schema's messages
     await modal.getByTestId('form-submit').click();
     await formItem(modal, '邮箱').getByText('该字段是必填字段').waitFor();

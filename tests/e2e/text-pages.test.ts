@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { closeModal, rowAction, startHarness, type Harness } from './harness.js';
+import { settle } from './admin-helpers.js';
 
 let h: Harness;
 let page: Page;
@@ -188,6 +189,7 @@ describe('forms save through the real calls', () => {
     await schema('intelligent_text.plan_order_list').locator('[data-action="add"]').click();
     const drawer = page.locator('.ant-drawer').last();
     await drawer.getByText('新增套餐订单').waitFor();
+    await settle(page); // the drawer's opening animation over before the first click on submit
     await drawer.getByTestId('form-submit').click();
     await drawer.getByText('请选择客户').waitFor();
     await pickFirst(drawer, 0); // customer

@@ -49,6 +49,9 @@ describe('side menu', () => {
       expect(menu.filter((g) => !MENU_ICONS[g.entry]).map((g) => g.entry)).toEqual([]);
       const groupIcons = menu.map((g) => MENU_ICONS[g.entry]);
       expect(new Set(groupIcons).size).toBe(groupIcons.length);
+      // every page has an icon: its schema's `menu.icon`, or the manifest's for a bespoke screen
+      const pages = menu.flatMap((g) => g.children ?? []);
+      expect(pages.filter((p) => !p.icon && !MENU_ICONS[p.entry]).map((p) => p.entry)).toEqual([]);
     }
   });
 
