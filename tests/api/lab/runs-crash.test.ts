@@ -70,7 +70,7 @@ describe.each(backends)('a run killed with -9 on %s', (_name, enabled) => {
       procs.push(await spawnServer(env));
       let c = await signIn(procs[0].url);
       model = await startModelStandIn(15);
-      const server = await c.ok('POST', 'config/model-server/create', { name: 'Stand-in', model: 'answer-crash', endpoint: model.baseUrl, timeout_ms: 5000 });
+      const server = await c.ok('POST', 'config/model-server/create', { name: 'Stand-in', model: 'answer-crash', endpoint: model.baseUrl, timeout_ms: 30000 });
       await c.ok('POST', 'exit-code/create', { code: 'resolved', need_semantics_score: 1 });
       await c.ok('POST', 'exit-code/create', { code: 'no_answer', need_semantics_score: 0 });
       const shop = await c.ok('POST', 'shop/create', { name: 'Crash shop', type: 1 });
