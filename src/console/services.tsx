@@ -17,7 +17,7 @@ import type { RuntimeEnv } from '../runtime/env.js';
 import { bindHttpUi, http } from './http/instance.js';
 import { buildRuntimeEnv } from './runtime-env.js';
 import { ShellProvider } from './shell.js';
-import { bootSession } from './session/actions.js';
+import { bootSession, refreshLiveTree } from './session/actions.js';
 import { sessionStore } from './session/store.js';
 import { settingsStore } from './settings/store.js';
 import { useLazyUi, type UiApis } from './ui/holders.js';
@@ -74,6 +74,19 @@ export function ConsoleServices({ children }: { children: ReactNode }) {
     if (booted) return;
     booted = true;
     bootSession(http).catch(() => undefined);
+  }, []);
+
+  // under the server's dev watch: a page added live appears when the person returns to the tab
+  useEffect(() => {
+    const refresh = () => {
+      if (document.visibilityState === 'visible') refreshLiveTree(http).catch(() => undefined);
+    };
+    window.addEventListener('focus', refresh);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.removeEventListener('focus', refresh);
+      document.removeEventListener('visibilitychange', refresh);
+    };
   }, []);
 
   const env = useMemo(

@@ -2,7 +2,8 @@
  * The permission tree the console builds its routes and menus from: the hand-written manifest
  * plus the menu pages the schemas declare, derived by the server from its schema store
  * (`GET schema/permission-tree`, server/routes/schema.ts) — so a page added under the dev watch
- * (SCHEMA_WATCH=1) shows in the menu at the next sign-in or reload, without a rebuild.
+ * (SCHEMA_WATCH=1) shows in the menu when the tab regains focus (src/console/session/actions.ts
+ * refreshLiveTree), or at the next sign-in or reload, without a rebuild.
  *
  * Until the server's tree arrives (it is asked with the permissions at start-up, before the
  * session is ready) the static manifest stands in: it has the modules, menu groups and bespoke
@@ -51,6 +52,10 @@ export function setLiveTexts(texts: PermissionTreeReply['texts']): void {
   liveTexts = texts;
   if (texts) for (const l of textListeners) l(texts);
 }
+
+/** Whether the server's dev watch sent its texts (the console then refreshes the tree on focus). */
+export const hasLiveTexts = (): boolean => liveTexts !== undefined;
+export const getLiveTexts = (): PermissionTreeReply['texts'] => liveTexts;
 
 export function onLiveTexts(fn: (texts: NonNullable<PermissionTreeReply['texts']>) => void): () => void {
   textListeners.add(fn);

@@ -2,7 +2,7 @@
 import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
 import type { HttpPort } from '../../runtime/env.js';
 import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
-import { setLiveTexts, setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
+import { getLiveTexts, getPermissionTree, hasLiveTexts, setLiveTexts, setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
 import type { HttpClient } from '../http/client.js';
 import { readSid, writeSid } from '../http/cookies.js';
 import { clearSession, sessionStore, setSignedIn, type AppConfig, type SessionUser } from './store.js';
@@ -25,6 +25,10 @@ const pickUser = (data: unknown): SessionUser => {
   return { id: u.id, email: u.email, name: u.name, roles: u.roles ?? [] };
 };
 
+/** The role permissions last applied (refreshLiveTree sets them again only when they differ). */
+let lastGrants = '';
+const grantsKey = (r: RolePermissionsReply) => JSON.stringify([r.permissions ?? [], r.roles ?? []]);
+
 /**
  * The role permissions and the permission tree (menus and routes: the manifest plus the schemas'
  * menu pages, derived by the server), both before the session is ready so the routes of schema
@@ -37,7 +41,30 @@ async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void>
   ]);
   if (tree?.modules?.length) setPermissionTree(tree.modules);
   if (tree?.texts) setLiveTexts(tree.texts);
+  lastGrants = grantsKey(reply);
   setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
+}
+
+/**
+ * Under the server's dev watch only (the tree's reply carried its locale texts): the permission
+ * tree, texts and role permissions asked again, so a page added or granted live shows in the menu
+ * when the person comes back to the tab — no reload. Without the watch it asks nothing.
+ */
+export async function refreshLiveTree(http: HttpPort): Promise<void> {
+  const s = sessionStore.get();
+  if (!hasLiveTexts() || s.status !== 'ready' || !s.user) return;
+  const user = s.user;
+  const [reply, tree] = await Promise.all([
+    http.post<RolePermissionsReply>('account/role-permissions', undefined, { silent: true }),
+    http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }),
+  ]);
+  // only what changed is set: an unchanged tree or grant redraws nothing (no page loses its input)
+  if (tree.texts && JSON.stringify(tree.texts) !== JSON.stringify(getLiveTexts())) setLiveTexts(tree.texts);
+  if (tree.modules?.length && JSON.stringify(tree.modules) !== JSON.stringify(getPermissionTree())) setPermissionTree(tree.modules);
+  if (grantsKey(reply) !== lastGrants) {
+    lastGrants = grantsKey(reply);
+    setSignedIn(user, reply.permissions ?? [], reply.roles ?? []);
+  }
 }
 
 /**
