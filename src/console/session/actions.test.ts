@@ -41,7 +41,7 @@ describe('refreshLiveTree (a page added under the dev watch shows on returning t
     setSignedIn(user, [perm('text.shop.list')], []);
     setLiveTexts({ 'zh-CN': {} });
     const added = structuredClone(MANIFEST) as ModuleManifest[];
-    added[0].menus[0].children.push({ key: 'text.model_calls', type: 'page', title: { 'zh-CN': '模型调用记录', 'en-US': 'Model calls' }, route: '/intelligent_text/model-calls' } as never);
+    added[0].menus[0].children!.push({ key: 'text.model_calls', type: 'page', title: { 'zh-CN': '模型调用记录', 'en-US': 'Model calls' }, route: '/intelligent_text/model-calls' } as never);
     const replies = { permissions: [perm('text.shop.list'), perm('text.model_calls')], tree: added, texts: { 'zh-CN': {} } };
     const { http, calls } = port(replies);
 

@@ -33,14 +33,15 @@ export function DetailView({ loaded, params, embed: SchemaById }: { loaded: Load
     const title = s.title ? env.t(s.title) : undefined;
     if (s.type === 'descriptions') {
       const items = s.items.filter((it) => isShown(it, env, scope));
+      const spans = rowSpans(items.map((it) => it.span), s.columns ?? 2);
       return (
         <PlainCard key={s.key} title={title} size="small">
           <Descriptions column={s.columns ?? 2} bordered size="small">
-            {items.map((it) => {
+            {items.map((it, i) => {
               const index = s.items.indexOf(it);
               const Comp = registry.get(it.widget ?? (it.enum ? 'EnumTag' : 'Text'), `/sections/${si}/items/${index}/widget`);
               return (
-                <Descriptions.Item key={it.key} label={env.t(it.label)} span={it.span}>
+                <Descriptions.Item key={it.key} label={env.t(it.label)} span={spans[i]}>
                   {createElement(Comp, { ...(it.widgetProps ?? {}), value: getPath(ctl.record, it.dataIndex ?? it.key), record: ctl.record ?? {}, enumId: it.enum })}
                 </Descriptions.Item>
               );
@@ -85,4 +86,25 @@ export function DetailView({ loaded, params, embed: SchemaById }: { loaded: Load
       </Spin>
     </PlainCard>
   );
+}
+
+/**
+ * Item spans that fill each row of a `column`-wide Descriptions: the last item of a row that the
+ * next one would overflow (and the very last item) stretches to the row's end, as antd expects,
+ * instead of leaving a gap antd warns about. Items hidden for this record are already left out.
+ */
+export function rowSpans(spans: ReadonlyArray<number | undefined>, column: number): Array<number | 'filled'> {
+  const out: Array<number | 'filled'> = [];
+  let used = 0;
+  spans.forEach((span, i) => {
+    const s = Math.min(Math.max(span ?? 1, 1), column);
+    if (used > 0 && used + s > column) {
+      out[i - 1] = 'filled';
+      used = 0;
+    }
+    out.push(s);
+    used = (used + s) % column;
+  });
+  if (used > 0 && out.length) out[out.length - 1] = 'filled';
+  return out;
 }

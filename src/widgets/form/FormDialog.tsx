@@ -44,13 +44,13 @@ export function FormDialog({ loaded, req, onDone }: { loaded: LoadedSchema<FormS
   );
   if (schema.presentation === 'drawer') {
     return (
-      <Drawer open={open} title={ctl.title} width={schema.width ?? 560} onClose={() => close(false)} footer={footer} destroyOnClose>
+      <Drawer open={open} title={ctl.title} width={schema.width ?? 560} onClose={() => close(false)} footer={footer} destroyOnHidden>
         {body}
       </Drawer>
     );
   }
   return (
-    <Modal open={open} title={ctl.title} width={schema.width ?? 560} onCancel={() => close(false)} footer={footer} destroyOnClose>
+    <Modal open={open} title={ctl.title} width={schema.width ?? 560} onCancel={() => close(false)} footer={footer} destroyOnHidden>
       {body}
     </Modal>
   );

@@ -19,7 +19,7 @@ export function TabsView({ loaded, params, embed: SchemaById }: { loaded: Loaded
       <Tabs
         activeKey={active}
         onChange={(k) => query.set({ [qk]: k })}
-        destroyInactiveTabPane
+        destroyOnHidden
         items={tabs.map((t) => ({
           key: t.key,
           label: env.t(t.title),
