@@ -69,10 +69,12 @@ export function ConsoleApp() {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   }, [dark]);
 
-  const themeConfig = useMemo(
-    () => ({ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, ...readableTokens(primaryColor, dark) }),
-    [dark, primaryColor],
-  );
+  const reducedMotion = useReducedMotion();
+  const themeConfig = useMemo(() => {
+    const tokens = readableTokens(primaryColor, dark);
+    // a person who asked their system for less motion gets no antd animations (WCAG 2.3.3)
+    return { algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, ...tokens, token: { ...tokens.token, motion: !reducedMotion } };
+  }, [dark, primaryColor, reducedMotion]);
 
   return (
     <I18nextProvider i18n={i18n}>
@@ -87,4 +89,19 @@ export function ConsoleApp() {
       </ConfigProvider>
     </I18nextProvider>
   );
+}
+
+const REDUCE = '(prefers-reduced-motion: reduce)';
+
+/** Whether the system asks for reduced motion (followed live). */
+function useReducedMotion(): boolean {
+  const [reduce, setReduce] = useState(() => typeof window !== 'undefined' && !!window.matchMedia?.(REDUCE).matches);
+  useEffect(() => {
+    const mq = window.matchMedia?.(REDUCE);
+    if (!mq) return;
+    const on = () => setReduce(mq.matches);
+    mq.addEventListener?.('change', on);
+    return () => mq.removeEventListener?.('change', on);
+  }, []);
+  return reduce;
 }

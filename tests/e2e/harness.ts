@@ -263,7 +263,9 @@ export async function startHarness(): Promise<Harness> {
     operator: OPERATOR,
     log: () => output,
     async newPage() {
-      const ctx = await b.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 820 }, locale: 'zh-CN' });
+      // reduced motion: the console then turns antd's animations off, so no click lands on a
+      // modal or confirm that is still zooming in (two CI failures had that shape)
+      const ctx = await b.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 820 }, locale: 'zh-CN', reducedMotion: 'reduce' });
       return ctx.newPage();
     },
     async signIn(page, account) {
