@@ -7,7 +7,7 @@ import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { Button, Form, theme } from 'antd';
 import Input from 'antd/es/input/Input.js';
 import Password from 'antd/es/input/Password.js';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useShell } from '../runtime/shell.js';
@@ -18,7 +18,8 @@ interface LoginForm {
 }
 
 export default function Login() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const [form] = Form.useForm<LoginForm>();
   const shell = useShell();
   const { LanguageSwitch } = shell;
   const { token } = theme.useToken();
@@ -27,6 +28,12 @@ export default function Login() {
   const status = shell.useState((s) => s.status);
   const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
+
+  // a prompt already showing follows a language switch (it was written in the old language)
+  useEffect(() => {
+    const shown = form.getFieldsError().filter((f) => f.errors.length > 0).map((f) => f.name);
+    if (shown.length) form.validateFields(shown).catch(() => undefined);
+  }, [form, i18n.language]);
 
   if (status === 'ready') return <Navigate to={from && from !== '/login' ? from : '/home'} replace />;
 
@@ -74,6 +81,7 @@ export default function Login() {
         </h3>
         <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextDescription }}>{t('shell.login.subtitle')}</p>
         <Form<LoginForm>
+          form={form}
           layout="vertical"
           onFinish={submit}
           requiredMark={false}

@@ -34,9 +34,13 @@ describe('login page', () => {
     await h.shot(page, 'login');
     await page.getByTestId('lang-switch').click();
     await page.getByTestId('lang-en-US').click();
+    // the prompts on screen follow the switch by themselves, and stay English on the next submit
+    await page.getByText('Please enter your email').waitFor();
+    await page.getByText('Please enter your password').waitFor();
     await page.getByTestId('login-submit').click();
     await page.getByText('Please enter your email').waitFor();
     await page.getByText('Please enter your password').waitFor();
+    assert.equal(await page.getByText('请输入邮箱账号').count(), 0);
     await page.context().close();
   });
 
