@@ -29,16 +29,20 @@ const pickUser = (data: unknown): SessionUser => {
 let lastGrants = '';
 const grantsKey = (r: RolePermissionsReply) => JSON.stringify([r.permissions ?? [], r.roles ?? []]);
 
+/** The role's permissions and the permission tree, asked together (the tree's failure is tolerated: null). */
+const askGrantsAndTree = (http: HttpPort, silent: boolean) =>
+  Promise.all([
+    http.post<RolePermissionsReply>('account/role-permissions', undefined, silent ? { silent: true } : undefined),
+    http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }).catch(() => null),
+  ]);
+
 /**
  * The role permissions and the permission tree (menus and routes: the manifest plus the schemas'
  * menu pages, derived by the server), both before the session is ready so the routes of schema
  * pages exist when the first page is matched.
  */
 async function loadPermissions(http: HttpPort, user: SessionUser): Promise<void> {
-  const [reply, tree] = await Promise.all([
-    http.post<RolePermissionsReply>('account/role-permissions'),
-    http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }).catch(() => null),
-  ]);
+  const [reply, tree] = await askGrantsAndTree(http, false);
   if (tree?.modules?.length) setPermissionTree(tree.modules);
   if (tree?.texts) setLiveTexts(tree.texts);
   lastGrants = grantsKey(reply);
@@ -54,10 +58,8 @@ export async function refreshLiveTree(http: HttpPort): Promise<void> {
   const s = sessionStore.get();
   if (!hasLiveTexts() || s.status !== 'ready' || !s.user) return;
   const user = s.user;
-  const [reply, tree] = await Promise.all([
-    http.post<RolePermissionsReply>('account/role-permissions', undefined, { silent: true }),
-    http.get<PermissionTreeReply>('schema/permission-tree', undefined, { silent: true }),
-  ]);
+  const [reply, tree] = await askGrantsAndTree(http, true);
+  if (!tree) return;
   // only what changed is set: an unchanged tree or grant redraws nothing (no page loses its input)
   if (tree.texts && JSON.stringify(tree.texts) !== JSON.stringify(getLiveTexts())) setLiveTexts(tree.texts);
   if (tree.modules?.length && JSON.stringify(tree.modules) !== JSON.stringify(getPermissionTree())) setPermissionTree(tree.modules);
