@@ -24,6 +24,7 @@ import { JobEngine } from './jobs/engine.js';
 import { jobKinds, tickers } from './jobs/kinds.js';
 import { registerHealth } from './routes/health.js';
 import { configureSecrets, secretSettings } from './ai/secrets.js';
+import { configureOutbound } from './http/outbound.js';
 import { registerTelephony } from './voice/callback.js';
 
 declare module 'fastify' {
@@ -86,6 +87,8 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   app.decorate('backofficeConfig', config);
   // the key that encrypts model servers' API keys (SECRET_KEY, else a key file in the data dir)
   if (configureSecrets(secretSettings(config)).source === 'none') app.log.warn('no SECRET_KEY and no DATA_DIR on PostgreSQL: API keys of model servers cannot be stored (docs/ai.md)');
+  // where calls to user-typed addresses may go (server/http/outbound.ts; the environment is read too)
+  configureOutbound({ allowPrivate: config.outboundAllowPrivate, allowHosts: config.outboundAllowHosts });
   const tracked = trackWrites(db);
   const engine =
     jobs ??

@@ -39,6 +39,10 @@ export interface Config {
   sessionIdleMinutes: number;
   /** live sessions per account; signing in beyond it revokes the oldest (SESSIONS_PER_ACCOUNT, default 10) */
   sessionsPerAccount: number;
+  /** outbound calls to addresses users typed may reach loopback and private ranges (OUTBOUND_ALLOW_PRIVATE, default off; server/http/outbound.ts) */
+  outboundAllowPrivate: boolean;
+  /** hosts, addresses or CIDR ranges whose private addresses outbound calls may reach (OUTBOUND_ALLOW_HOSTS, comma-separated) */
+  outboundAllowHosts: string[];
 }
 
 const flag = (v: string | undefined, dflt: boolean): boolean => {
@@ -78,5 +82,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitLoginPerMinute: int(env.RATE_LIMIT_LOGIN_PER_MINUTE, 60, 'RATE_LIMIT_LOGIN_PER_MINUTE'),
     sessionIdleMinutes: int(env.SESSION_IDLE_MINUTES, 120, 'SESSION_IDLE_MINUTES') || 120,
     sessionsPerAccount: int(env.SESSIONS_PER_ACCOUNT, 10, 'SESSIONS_PER_ACCOUNT') || 10,
+    outboundAllowPrivate: flag(env.OUTBOUND_ALLOW_PRIVATE, false),
+    outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean),
   };
 }

@@ -62,3 +62,13 @@ export function localizeEnvelope(req: FastifyRequest | undefined, msg: string, d
     },
   };
 }
+
+/**
+ * "english / 中文" with a prefix in each half: ("connection failed: ", "连接失败：", "timeout / 超时")
+ * → "connection failed: timeout / 连接失败：超时" (a text that is not bilingual goes in both halves).
+ */
+export function bilingualPrefix(en: string, zh: string, text: string): string {
+  const at = text.lastIndexOf(' / ');
+  const [left, right] = at < 0 || !HAN.test(text.slice(at + 3)) ? [text, text] : [text.slice(0, at), text.slice(at + 3)];
+  return `${en}${left} / ${zh}${right}`;
+}

@@ -1,3 +1,4 @@
+// @db once
 /**
  * No password, session token, cookie or API key in any log line or audit row (issue 12).
  *
@@ -57,7 +58,10 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1`;
 
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-logsecrets-'));
-  const env: Record<string, string> = { ADMIN_PASSWORD, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', WORKERS: '1', DATA_DIR: path.join(dir, 'data'), SECRET_KEY: randomBytes(32).toString('base64') };
+  const env: Record<string, string> = { ADMIN_PASSWORD, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', WORKERS: '1', DATA_DIR: path.join(dir, 'data'), SECRET_KEY: randomBytes(32).toString('base64'),
+    // the stand-in upstream is on 127.0.0.1: a private target the outbound policy refuses by default
+    OUTBOUND_ALLOW_PRIVATE: '1',
+  };
   if (pgUrl) {
     pg = await pgSchemaEnv(pgUrl);
     Object.assign(env, pg.env);

@@ -96,12 +96,12 @@ async function run(req: ChatRequest, emit?: (t: string) => void): Promise<ChatRe
       await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome: 'ok', latencyMs, usage: r.usage }, req.log);
       return done({ outcome: 'ok', text: r.text, server: { id: s.id, name: s.name, model: s.model }, usage: r.usage });
     } catch (e) {
-      const { outcome, error } = classify(e, d, s);
+      const { outcome, error, detail } = classify(e, d, s);
       const latencyMs = Math.round(performance.now() - a0);
       attempts.push({ serverId: s.id, serverName: s.name, model: s.model, outcome, error, latencyMs });
       const usage = streamed ? estimateUsage(promptText(req), streamed) : undefined;
       await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome, error, latencyMs, usage }, req.log);
-      req.log?.warn({ modelServer: s.id, outcome, error }, 'model call failed');
+      req.log?.warn({ modelServer: s.id, outcome, error, detail }, 'model call failed');
       if (outcome === 'aborted' || streamed) {
         return done({ outcome: 'failed', text: streamed, server: { id: s.id, name: s.name, model: s.model }, usage: usage ?? ZERO, error });
       }

@@ -14,6 +14,12 @@ export interface EmbedRequest {
   log?: GatewayLog;
 }
 
+/** An embeddings call that failed: `message` is the classified reason, `detail` the log's text. */
+class EmbedFailed extends Error {
+  outcome: 'error' | 'timeout' | 'aborted' = 'error';
+  detail = '';
+}
+
 async function embedOn(s: LoadedServer, texts: string[], signal?: AbortSignal) {
   if (s.keyError) throw new Error(s.keyError);
   const d = new Deadline(s.timeoutMs, signal);
@@ -25,7 +31,8 @@ async function embedOn(s: LoadedServer, texts: string[], signal?: AbortSignal) {
     const vectors = [...r.data].sort((a, b) => a.index - b.index).map((x) => x.embedding);
     return { vectors, usage: r.usage };
   } catch (e) {
-    throw Object.assign(new Error(classify(e, d, s).error), { outcome: classify(e, d, s).outcome });
+    const c = classify(e, d, s);
+    throw Object.assign(new EmbedFailed(c.error), { outcome: c.outcome, detail: c.detail });
   } finally {
     d.clear();
   }
@@ -76,8 +83,9 @@ export async function testConnection(db: Queryable, modelServerId: number, opts:
     out.ok = true;
     out.reply = (r.choices[0]?.message?.content ?? '').slice(0, 200);
   } catch (e) {
-    out.error = classify(e, d, s).error;
-    opts.log?.warn({ modelServer: s.id, error: out.error }, 'model server test failed');
+    const c = classify(e, d, s);
+    out.error = c.error;
+    opts.log?.warn({ modelServer: s.id, error: out.error, detail: c.detail }, 'model server test failed');
   } finally {
     d.clear();
     out.latency_ms = Math.round(performance.now() - t0);
@@ -88,6 +96,7 @@ export async function testConnection(db: Queryable, modelServerId: number, opts:
       const r = await embedOn(s, ['ping'], opts.signal);
       out.embeddings = { ok: true, dimensions: r.vectors[0]?.length ?? 0, error: '' };
     } catch (e) {
+      opts.log?.warn({ modelServer: s.id, error: (e as Error).message, detail: (e as EmbedFailed).detail }, 'model server embeddings test failed');
       out.embeddings = { ok: false, dimensions: 0, error: (e as Error).message };
       out.ok = false;
       out.error ||= `embeddings: ${(e as Error).message}`;

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { Queryable } from '../../db/db.js';
+import { describeOutboundError, outboundFetch } from '../../http/outbound.js';
 import { decryptSecret, redactSecret, SecretUnreadable } from '../secrets.js';
 import type { AttemptOutcome, ServerConfig, ServerSummary } from './types.js';
 
@@ -81,11 +82,16 @@ export async function listModelServers(db: Queryable, opts: { enabledOnly?: bool
   return r.rows;
 }
 
-/** An OpenAI client for one server: our own timeout and fallback, so the SDK never retries. */
+/**
+ * An OpenAI client for one server: our own timeout and fallback, so the SDK never retries; every
+ * request goes through the outbound-call policy (server/http/outbound.ts: the endpoint is typed
+ * by a user, so where it may point is checked at every connection).
+ */
 export function clientFor(s: ServerConfig): OpenAI {
   return new OpenAI({
     apiKey: s.apiKey || 'no-key',
     baseURL: s.endpoint,
+    fetch: outboundFetch,
     timeout: s.timeoutMs,
     maxRetries: 0,
     organization: null,
@@ -139,18 +145,23 @@ export class Deadline {
   }
 }
 
-/** What went wrong, with the key masked and the text kept short. */
-export function classify(e: unknown, d: Deadline, s: ServerConfig): { outcome: AttemptOutcome; error: string } {
+/**
+ * What went wrong, as a short classified reason the caller may see (timeout, refused by the
+ * outbound policy, DNS, TLS, could not connect, HTTP status N, bad reply: never the server's reply
+ * body), and `detail`: the error's own text with the key masked, for the server log only.
+ * Errors the gateway raises itself before calling (busy, an unreadable key) keep their text.
+ */
+export function classify(e: unknown, d: Deadline, s: ServerConfig): { outcome: AttemptOutcome; error: string; detail: string } {
   let outcome: AttemptOutcome = 'error';
   if (d.timedOut || e instanceof APIConnectionTimeoutError) outcome = 'timeout';
   else if (e instanceof APIUserAbortError || (e as Error)?.name === 'AbortError') outcome = 'aborted';
   let msg: string;
   if (outcome === 'timeout') msg = `no reply within ${s.timeoutMs} ms / ${s.timeoutMs} 毫秒内无响应`;
   else if (outcome === 'aborted') msg = 'cancelled / 已取消';
-  else if (e instanceof APIError && e.status) msg = `HTTP ${e.status}: ${e.message}`;
-  else if (e instanceof APIError) msg = `${e.message}${causeOf(e)}`;
-  else msg = e instanceof Error ? e.message : String(e);
-  return { outcome, error: redactSecret(msg, s.apiKey).slice(0, 1000) };
+  else if (e instanceof Error && e.constructor === Error) msg = e.message;
+  else msg = describeOutboundError(e, e instanceof APIError ? e.status : undefined).message;
+  const raw = e instanceof Error ? `${e.message}${causeOf(e)}` : String(e);
+  return { outcome, error: redactSecret(msg, s.apiKey).slice(0, 1000), detail: redactSecret(raw, s.apiKey).slice(0, 1000) };
 }
 
 const causeOf = (e: Error): string => {

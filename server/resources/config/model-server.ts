@@ -6,7 +6,9 @@
 import { Code } from '../../../src/contract/codes.js';
 import { encryptSecret, maskSecret } from '../../ai/secrets.js';
 import { listModelServers, testConnection } from '../../ai/gateway/index.js';
-import { AppError, conflict } from '../../http/errors.js';
+import { AppError, conflict, invalid } from '../../http/errors.js';
+import { bilingualPrefix } from '../../http/lang.js';
+import { classifyAddress, urlProblem } from '../../http/outbound.js';
 import { Type } from '@sinclair/typebox';
 import type { Queryable } from '../../db/db.js';
 import { route, type RouteDef } from '../../http/route.js';
@@ -68,6 +70,33 @@ const updateBody = (() => {
   });
 })();
 
+/**
+ * The endpoint's shape (http(s), a host, no credentials), and never a link-local or metadata
+ * address typed as such (refused whatever the settings). Where a name points, and private
+ * addresses, are checked at every call (server/http/outbound.ts): the settings may change.
+ */
+function checkEndpoint(endpoint: unknown): void {
+  if (typeof endpoint !== 'string') return;
+  const problem = urlProblem(endpoint);
+  if (problem) throw invalid([{ field: 'endpoint', message: problem }]);
+  const c = classifyAddress(new URL(endpoint).hostname);
+  if (c.cls === 'forbidden') {
+    throw invalid([{ field: 'endpoint', message: `is a ${c.en} address, never called / 是${c.zh}，不允许调用` }]);
+  }
+}
+
+/** The same endpoint, written differently (case of the host, a trailing slash)? */
+const sameEndpoint = (a: unknown, b: unknown): boolean => {
+  const norm = (x: unknown) => {
+    try {
+      return new URL(String(x)).href.replace(/\/+$/, '');
+    } catch {
+      return String(x);
+    }
+  };
+  return norm(a) === norm(b);
+};
+
 /** Writes the key's ciphertext (same transaction); the audit row of the change holds the mask only. */
 const storeKey = (db: Queryable, id: number, enc: string) => db.query(`UPDATE config_model_server SET api_key_enc = $2 WHERE id = $1`, [id, enc]);
 
@@ -80,6 +109,7 @@ const createRoute = route({
   reply: rowSchema(modelServer),
   handler: async (ctx) => {
     const { api_key: key = '', ...values } = ctx.body;
+    checkEndpoint(values.endpoint);
     const enc = encryptSecret(key.trim());
     const row = await insertRow(modelServer, ctx, { ...values, key_masked: maskSecret(key.trim()) });
     if (enc) await storeKey(ctx.db, row.id as number, enc);
@@ -91,18 +121,22 @@ const updateRoute = route({
   method: 'POST',
   path: 'config/model-server/update',
   access: { permission: SK.server },
-  summary: 'Update a model server (no api_key: the stored key stays; clear_api_key removes it)',
+  summary:
+    'Update a model server (no api_key: the stored key stays, unless the endpoint changes: a new endpoint without a key typed again drops the stored key; clear_api_key removes it)',
   body: updateBody,
   reply: rowSchema(modelServer),
   handler: async (ctx) => {
     const { id, api_key: raw, clear_api_key: clear, ...values } = ctx.body;
     const before = await mustFind(modelServer, ctx, id);
+    checkEndpoint(values.endpoint);
     const key = (raw ?? '').trim();
+    // changing where the key goes is as sensitive as the key: a new endpoint keeps no stored key
+    const moved = values.endpoint !== undefined && !sameEndpoint(values.endpoint, before.endpoint);
     let enc: string | null = null;
     if (key) {
       enc = encryptSecret(key);
       values.key_masked = maskSecret(key);
-    } else if (clear) {
+    } else if (clear || moved) {
       enc = '';
       values.key_masked = '';
     }
@@ -139,7 +173,8 @@ const testRoute: RouteDef = {
   method: 'POST',
   path: 'config/model-server/test',
   access: { permission: SK.server },
-  summary: 'Test connection: one short chat call (and embeddings when marked); the result is kept on the row. 50200 when it fails',
+  summary:
+    'Test connection: one short chat call (and embeddings when marked) under the outbound-call policy; the result is kept on the row. 50200 with a short classified reason when it fails (never the server\'s reply)',
   body: idBody,
   // raw: the call to the model server runs outside a transaction (it may take the server's timeout)
   raw: 'stream',
@@ -152,7 +187,7 @@ const testRoute: RouteDef = {
       r.ok,
       message.slice(0, 500),
     ]);
-    if (!r.ok) throw new AppError(Code.UPSTREAM, `connection failed / 连接失败: ${r.error}`, r);
+    if (!r.ok) throw new AppError(Code.UPSTREAM, bilingualPrefix('connection failed: ', '连接失败：', r.error), r);
     return sendOk(ctx.reply, r);
   },
 };

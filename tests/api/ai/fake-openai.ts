@@ -130,6 +130,11 @@ export async function startFakeOpenAI(opts: { wordDelayMs?: number; embed?: Fake
       next();
     });
   });
+  // a stand-in on 127.0.0.1 is a private target: the outbound-call policy refuses it unless the
+  // operator allows private addresses (server/http/outbound.ts). Starting one allows them for this
+  // test process and the servers it spawns, as an operator with a model server on the LAN would
+  // (tests/api/outbound.test.ts shows the refusal without it).
+  process.env.OUTBOUND_ALLOW_PRIVATE = '1';
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -1,3 +1,4 @@
+// @db once
 /**
  * The model gateway against a small OpenAI-compatible server started here (fake-openai.ts):
  * streamed and plain chat, strategy fallback on error and timeout, the traffic split (sticky,
@@ -106,11 +107,12 @@ describe('API keys', () => {
     const bad = await server('error-keyed', { api_key: KEY });
     const t = await admin.post('config/model-server/test', { id: bad });
     expect(t.body.code).toBe(50200);
-    expect(t.body.msg).toContain('connection failed');
-    expect(t.body.msg).toContain(MASK);
+    // a short classified reason: the server's reply body (which quotes the key) is not passed on
+    // (issue 25); the server log keeps it with the key masked (the log-lines test below)
+    expect(t.body.msg).toBe('connection failed: HTTP status 500 / 连接失败：对方返回 HTTP 500');
     const r = await chat({ db: s.db, messages: user('hi'), modelServerId: bad, sessionKey: 'key-leak' });
     expect(r.outcome).toBe('failed');
-    expect(r.error).toContain(MASK);
+    expect(r.error).toBe('error-keyed: HTTP status 500 / 对方返回 HTTP 500');
 
     const replies = [
       t.body,
@@ -130,8 +132,7 @@ describe('API keys', () => {
     const mc = await s.db.query<{ row: string }>(`SELECT row_to_json(m)::text AS row FROM model_call m`);
     for (const m of mc.rows) expect(m.row).not.toContain(KEY);
     const last = await admin.get('config/model-server/detail', { id: bad });
-    expect(last.body.data).toMatchObject({ last_test_ok: false });
-    expect(last.body.data.last_test_message).toContain(MASK);
+    expect(last.body.data).toMatchObject({ last_test_ok: false, last_test_message: 'HTTP status 500 / 对方返回 HTTP 500' });
   });
 });
 
@@ -147,7 +148,7 @@ describe('connection test', () => {
     expect(t.body.msg).toContain('no reply within 300 ms');
 
     const err = await admin.post('config/model-server/test', { id: await server('error-tested') });
-    expect(err.body.msg).toContain('HTTP 500');
+    expect(err.body.msg).toContain('HTTP status 500');
 
     const missing = await admin.post('config/model-server/test', { id: 999999 });
     expect(missing.body.code).toBe(40001);

@@ -44,6 +44,11 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
       res.on('close', () => clearTimeout(timer));
     });
   });
+  // a stand-in on 127.0.0.1 is a private target: the outbound-call policy refuses it unless the
+  // operator allows private addresses (server/http/outbound.ts). Starting one allows them for this
+  // test process and the servers it spawns, as an operator with a model server on the LAN would
+  // (tests/api/outbound.test.ts shows the refusal without it).
+  process.env.OUTBOUND_ALLOW_PRIVATE = '1';
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
