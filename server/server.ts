@@ -4,10 +4,12 @@ import { loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
+import { surviveDatabaseErrors } from './db/unavailable.js';
 import { seedAll } from './db/seed.js';
 import type { SqlDb } from './db/sql-db.js';
 
 const config = loadConfig();
+surviveDatabaseErrors((msg) => console.warn(msg));
 let db: SqlDb;
 try {
   db = await openDb(config);

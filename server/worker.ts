@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import { trackWrites } from './db/tracked.js';
+import { surviveDatabaseErrors } from './db/unavailable.js';
 import { JobEngine } from './jobs/engine.js';
 import { jobKinds, tickers } from './jobs/kinds.js';
 
@@ -18,6 +19,7 @@ if (!config.databaseUrl) {
   );
   process.exit(1);
 }
+surviveDatabaseErrors((msg) => console.warn(msg));
 const concurrency = config.workers || 2;
 const db = trackWrites(await openDb(config));
 await migrate(db);

@@ -36,8 +36,17 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<SqlDb &
     connectionString: url,
     max: opts.max ?? 10,
     types,
+    // a database behind a dead link (a partition) fails a connect in 10 s instead of hanging
+    // forever; keep-alive notices a dead idle socket
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
     ...(opts.schema ? { options: `-c search_path=${JSON.stringify(opts.schema)}` } : {}),
   });
+  // A client's socket can die at any time (the database stops: 57P01, then "Connection terminated
+  // unexpectedly"; a proxy or the network cuts it). node-postgres reports it as an 'error' event on
+  // the client, and an 'error' event nobody listens to ends the process. The pool listens on idle
+  // clients (re-emitted here) and for the span of `pool.query`; `tx` listens on the client it holds.
+  // The query running on it, if any, fails with the error; the pool drops the dead client.
   pool.on('error', () => {
     /* idle client errors are reported by the next query; never crash the process here */
   });
@@ -50,16 +59,23 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<SqlDb &
     exec: root.exec,
     async tx<T>(fn: (q: TxQueryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken ??= err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const out = await fn(wrap(client));
         await client.query('COMMIT');
         return out;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        client.release();
+        // a broken client is released with its error: the pool closes it instead of reusing it
+        client.release(broken);
+        client.removeListener('error', onError);
       }
     },
     async checkpoint() {},

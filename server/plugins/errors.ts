@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, type FieldError } from '../../src/contract/codes.js';
 import { AppError } from '../http/errors.js';
+import { databaseUnavailable } from '../db/unavailable.js';
 import { fromDatabaseError } from './db-errors.js';
 import { localizeEnvelope } from '../http/lang.js';
 
@@ -88,31 +89,6 @@ function transportMessage(err: FastifyError): string {
       if (/prototype/i.test(err.message ?? '')) return 'forbidden __proto__ or constructor key / 含有被禁止的 __proto__ 或 constructor 键';
       return `${err.message} / 请求无法读取`;
   }
-}
-
-/** SQLSTATEs and socket errors of a database that cannot be reached or is shutting down. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now (starting up)
-  '08000', // connection_exception
-  '08001', // sqlclient_unable_to_establish_sqlconnection
-  '08003', // connection_does_not_exist
-  '08006', // connection_failure
-  '53300', // too_many_connections
-]);
-
-export function databaseUnavailable(err: { code?: unknown; message?: unknown } | null | undefined): boolean {
-  if (!err) return false;
-  if (typeof err.code === 'string' && UNAVAILABLE_CODES.has(err.code)) return true;
-  // node-postgres, when a connection dies under a query or cannot be made in time
-  return typeof err.message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(err.message);
 }
 
 /** The one error handler: coded errors → HTTP 200, transport errors → their status, crashes → 500. */
