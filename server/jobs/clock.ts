@@ -37,3 +37,16 @@ export class ControlledClock implements Clock {
     else this.offsetMs += ms;
   }
 }
+
+/** Waits `ms`, or less when `signal` fires (resolves either way; at once when it has fired). */
+export const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });

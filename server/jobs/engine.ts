@@ -5,7 +5,7 @@ import type { Queryable } from '../db/db.js';
 import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
-import { runDelivery } from './runner.js';
+import { persist, runDelivery } from './runner.js';
 import type { EnqueueOptions, JobKind, Ticker } from './types.js';
 
 export interface EngineOptions {
@@ -23,9 +23,23 @@ export interface EngineOptions {
 const HEARTBEAT_MS = 5_000;
 /** a worker not seen for this long is gone; its running jobs are retried */
 const STALE_SECONDS = 15;
+/**
+ * A worker judges others gone only after it has reached the database without a break for this
+ * long: after an outage every live worker has had two heartbeats to re-register before anyone
+ * sweeps, so a worker whose heartbeat was merely blocked is never taken for dead.
+ */
+const SWEEP_AFTER_MS = STALE_SECONDS * 1000 + 2 * HEARTBEAT_MS;
 const POLL_SECONDS = 1;
+/** SIGTERM: running jobs finish the step they are in for this long, then their signal fires */
+const GRACE_MS = 5_000;
+/** a job interrupted this often (crashes, kills, outages) fails: something in it may kill its process */
+export const MAX_INTERRUPTIONS = 20;
+const INTERRUPTED = 'interrupted (process stopped, crashed or lost the database); not counted as an attempt / 执行中断（进程停止、崩溃或数据库不可用），不计入尝试次数';
+const TOO_OFTEN = `interrupted ${MAX_INTERRUPTIONS} times; given up / 已中断 ${MAX_INTERRUPTIONS} 次，放弃执行`;
 
 const quietLog = { info() {}, warn() {} };
+/** workers of engines running in this process (tests run several): never swept as a past incarnation */
+const workersHere = new Set<string>();
 
 /**
  * The work engine: pg-boss does the queue (fetch with SKIP LOCKED, retry with backoff,
@@ -38,7 +52,15 @@ export class JobEngine {
   private readonly boss: PgBoss;
   private readonly detachBoss: () => void;
   private readonly kinds: Map<string, JobKind>;
+  /** SIGTERM: no new fetches, jobs end at their next step */
+  private readonly draining = new AbortController();
+  /** the grace period is over: jobs' signals fire */
   private readonly shutdown = new AbortController();
+  /** work_job ids running in this process (a second delivery of one is not started beside it) */
+  private readonly runningIds = new Set<number>();
+  /** since when this worker has reached the database without a break (null: it has not) */
+  private healthySince: number | null = null;
+  private beating = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly active = new Set<Promise<void>>();
   private wakeLoop: (() => void) | null = null;
@@ -72,12 +94,12 @@ export class JobEngine {
     this.started = true;
     if (!this.runsWorkers) return;
     const { db } = this.opts;
-    await db.query(
-      `INSERT INTO work_worker (id, host, pid) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET seen_at = now()`,
-      [this.workerId, os.hostname(), process.pid],
-    );
+    await this.register();
+    workersHere.add(this.workerId);
+    this.healthySince = Date.now();
     // embedded PGlite: the data-dir lock says no other process runs, so every other worker is gone
     if (db.kind === 'pglite') await db.query(`DELETE FROM work_worker WHERE id <> $1`, [this.workerId]);
+    else await this.sweepSameHost();
     await this.recover();
     const deps = {
       db,
@@ -85,6 +107,7 @@ export class JobEngine {
       kinds: this.kinds,
       workerId: this.workerId,
       enqueue: this.enqueue,
+      draining: this.draining.signal,
       shutdown: this.shutdown.signal,
       log: this.log,
     };
@@ -93,7 +116,7 @@ export class JobEngine {
     if (tickers.size) {
       await this.boss.work<{ name: string }>(TICK_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
         const t = tickers.get(job.data.name);
-        if (t) await t.run({ db, now: () => this.clock.now(), enqueue: this.enqueue, signal: this.shutdown.signal });
+        if (t) await t.run({ db, now: () => this.clock.now(), enqueue: this.enqueue, signal: this.draining.signal });
       });
       for (const t of tickers.values()) {
         const fire = () =>
@@ -104,7 +127,35 @@ export class JobEngine {
         this.timers.push(setInterval(fire, t.everySeconds * 1000));
       }
     }
-    this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS));
+    this.timers.push(
+      setInterval(() => {
+        // one heartbeat at a time (a connect that hangs in a partition must not pile them up)
+        if (this.beating) return;
+        this.beating = true;
+        void this.heartbeat().finally(() => (this.beating = false));
+      }, HEARTBEAT_MS),
+    );
+  }
+
+  /** This worker's row, written again if it is gone (an upsert: a sweep or a restore may have removed it). */
+  private async register(): Promise<void> {
+    await this.opts.db.query(
+      `INSERT INTO work_worker (id, host, pid) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET seen_at = now()`,
+      [this.workerId, os.hostname(), process.pid],
+    );
+  }
+
+  /**
+   * Rows of earlier processes on this machine that are certainly gone: their pid is not alive, or
+   * it is this process's own pid (a restart that got the same pid, as in a container). No wait.
+   */
+  private async sweepSameHost(): Promise<void> {
+    const rows = await this.opts.db.query<{ id: string; pid: number }>(`SELECT id, pid FROM work_worker WHERE host = $1 AND id <> $2`, [
+      os.hostname(),
+      this.workerId,
+    ]);
+    const gone = rows.rows.filter((r) => !workersHere.has(r.id) && (Number(r.pid) === process.pid || !pidAlive(Number(r.pid)))).map((r) => r.id);
+    if (gone.length) await this.opts.db.query(`DELETE FROM work_worker WHERE id = ANY($1::text[])`, [gone]);
   }
 
   /** Adds a job in the caller's transaction `q`; it starts after the transaction commits. */
@@ -157,7 +208,7 @@ export class JobEngine {
    * when a slot frees or a local enqueue wakes it.
    */
   private async workLoop(deps: Parameters<typeof runDelivery>[0]): Promise<void> {
-    while (!this.shutdown.signal.aborted) {
+    while (!this.draining.signal.aborted) {
       const free = this.opts.concurrency - this.active.size;
       let fetched = 0;
       if (free > 0) {
@@ -166,7 +217,7 @@ export class JobEngine {
           fetched = jobs?.length ?? 0;
           for (const job of jobs ?? []) this.runOne(deps, job.id, Number(job.data.id));
         } catch (err) {
-          if (!this.shutdown.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
+          if (!this.draining.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
         }
       }
       // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
@@ -174,7 +225,7 @@ export class JobEngine {
       if (free > 0) this.saturated = fetched === free;
       if (free > 0 && this.saturated) continue;
       await new Promise<void>((resolve) => {
-        const signal = this.shutdown.signal;
+        const signal = this.draining.signal;
         const t = setTimeout(done, POLL_SECONDS * 1000);
         function done() {
           clearTimeout(t);
@@ -189,18 +240,53 @@ export class JobEngine {
   }
 
   private runOne(deps: Parameters<typeof runDelivery>[0], bossId: string, workJobId: number): void {
+    // pg-boss delivers a job again when it outlives its expiry: never run it twice here
+    if (this.runningIds.has(workJobId)) return;
+    this.runningIds.add(workJobId);
+    const keep = { db: this.opts.db, stop: this.shutdown.signal, log: this.log };
     const p: Promise<void> = runDelivery(deps, workJobId, bossId)
-      .then((outcome) => (outcome === 'retry' ? this.boss.fail(WORK_QUEUE, bossId, { retry: true }) : this.boss.complete(WORK_QUEUE, bossId)))
+      .then(async (outcome) => {
+        if (outcome === 'interrupted') await persist(() => this.handOver(workJobId), { ...keep, what: 'job hand-over' });
+        // the delivery itself (a lost settle only means pg-boss delivers it again later: that
+        // delivery finds the row final or under a new boss id and does nothing)
+        await persist(
+          () => (outcome === 'retry' ? this.boss.fail(WORK_QUEUE, bossId, { retry: true }) : this.boss.complete(WORK_QUEUE, bossId)),
+          { ...keep, what: 'queue settle' },
+        );
+      })
       .then(
         () => undefined,
         (err: Error) => this.log.warn({ job: workJobId, err: err.message }, 'job delivery not settled'),
       )
       .finally(() => {
         this.active.delete(p);
+        this.runningIds.delete(workJobId);
         // the queue was drained at the last fetch: new work wakes the loop by itself (wake() or the poll)
         if (this.saturated) this.wakeLoop?.();
       });
     this.active.add(p);
+  }
+
+  /**
+   * A job this worker was running was interrupted (SIGTERM, the database went away): queued
+   * again under a new delivery at once, the attempt it was on given back and the interruption
+   * counted. Only while it is still this worker's.
+   */
+  private async handOver(id: number): Promise<void> {
+    await this.opts.db.tx(async (q) => {
+      const r = await q.query<{ state: string; kind: string; max_attempts: number }>(
+        `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 THEN 'failed' ELSE 'queued' END,
+                attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
+                last_error = CASE WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
+                finished_at = CASE WHEN interruptions + 1 >= $3 THEN now() END, updated_at = now()
+          WHERE id = $1 AND state = 'running' AND worker_id = $2 RETURNING state, kind, max_attempts`,
+        [id, this.workerId, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN],
+      );
+      const row = r.rows[0];
+      const k = row ? this.kinds.get(row.kind) : undefined;
+      if (row?.state === 'queued' && k) await this.sendWork(q, id, k, row.max_attempts);
+    });
+    this.log.info({ job: id }, 'interrupted job handed over');
   }
 
   /** Asks a job to stop: a queued one is cancelled at once, a running one at its next progress call. */
@@ -235,47 +321,84 @@ export class JobEngine {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.opts.db.query(`UPDATE work_worker SET seen_at = now() WHERE id = $1`, [this.workerId]);
+      await this.register();
+      this.healthySince ??= Date.now();
+    } catch (err) {
+      if (this.healthySince !== null) this.log.warn({ err: (err as Error).message }, 'heartbeat failed');
+      this.healthySince = null;
+      return;
+    }
+    try {
+      // only a worker that has seen the database without a break for long enough judges others
+      if (Date.now() - this.healthySince >= SWEEP_AFTER_MS) {
+        await this.opts.db.query(`DELETE FROM work_worker WHERE id <> $1 AND seen_at < now() - make_interval(secs => $2)`, [
+          this.workerId,
+          STALE_SECONDS,
+        ]);
+      }
       await this.recover();
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'heartbeat failed');
+      this.log.warn({ err: (err as Error).message }, 'recovery failed');
     }
   }
 
-  /** Running jobs of workers that stopped beating (killed, crashed) are delivered again. */
+  /**
+   * Running jobs of workers that are gone (no row in work_worker: stopped, or judged gone by a
+   * sweep) are queued again at once as interrupted: the attempt they were on is given back.
+   */
   private async recover(): Promise<void> {
     const { db } = this.opts;
-    await db.query(`DELETE FROM work_worker WHERE seen_at < now() - make_interval(secs => $1)`, [STALE_SECONDS]);
-    const lost = await db.query<{ id: number; kind: string; attempts: number; max_attempts: number }>(
-      `SELECT id, kind, attempts, max_attempts FROM work_job
+    const lost = await db.query<{ id: number; kind: string }>(
+      `SELECT id, kind FROM work_job
         WHERE state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker)) LIMIT 100`,
     );
     for (const j of lost.rows) {
       const k = this.kinds.get(j.kind);
       await db.tx(async (q) => {
-        const stillLost = await q.query(
-          `UPDATE work_job SET state = CASE WHEN attempts >= max_attempts OR $2 THEN 'failed' ELSE 'queued' END,
-                  last_error = 'the worker running it stopped (restart or crash) / 执行它的进程已停止',
-                  finished_at = CASE WHEN attempts >= max_attempts OR $2 THEN now() ELSE NULL END, updated_at = now()
+        const r = await q.query<{ state: string; max_attempts: number }>(
+          `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 OR $2 THEN 'failed' ELSE 'queued' END,
+                  attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
+                  last_error = CASE WHEN $2 THEN $6 WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
+                  finished_at = CASE WHEN interruptions + 1 >= $3 OR $2 THEN now() END, updated_at = now()
             WHERE id = $1 AND state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))
-            RETURNING state`,
-          [j.id, !k],
+            RETURNING state, max_attempts`,
+          [j.id, !k, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN, `unknown job kind "${j.kind}" / 未知的任务类型`],
         );
-        if (k && (stillLost.rows[0] as { state?: string } | undefined)?.state === 'queued') await this.sendWork(q, j.id, k, j.max_attempts);
+        const row = r.rows[0];
+        if (k && row?.state === 'queued') await this.sendWork(q, j.id, k, row.max_attempts);
       });
       this.log.info({ job: j.id, kind: j.kind }, 'lost job delivered again');
     }
   }
 
+  /**
+   * SIGTERM: no new fetch; running jobs end at their next step (progress / checkpoint) within
+   * GRACE_MS, then their signals fire; each is handed over (queued again, no attempt spent) and
+   * this worker's row is removed, so another worker takes what is left at once.
+   */
   async stop(): Promise<void> {
     if (this.stopped || !this.started) return;
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    this.draining.abort();
+    const settled = () => Promise.allSettled([...this.active]);
+    await Promise.race([settled(), new Promise((r) => setTimeout(r, GRACE_MS))]);
     this.shutdown.abort();
-    // running jobs see the abort and end; what is left 'running' is recovered on the next start
-    await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, 8_000))]);
-    await this.boss.stop({ graceful: true, wait: true, timeout: 8_000 }).catch(() => undefined);
+    await Promise.race([settled(), new Promise((r) => setTimeout(r, 2_000))]);
+    await this.boss.stop({ graceful: true, wait: true, timeout: 2_000 }).catch(() => undefined);
     this.detachBoss();
     if (this.runsWorkers) await this.opts.db.query(`DELETE FROM work_worker WHERE id = $1`, [this.workerId]).catch(() => undefined);
+    workersHere.delete(this.workerId);
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it lives, under another user
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

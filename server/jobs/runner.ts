@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.js';
-import type { Clock } from './clock.js';
+import { databaseUnavailable } from '../db/unavailable.js';
+import { pause, type Clock } from './clock.js';
 import { JobCancelled, PermanentJobError, type Enqueue, type JobContext, type JobKind } from './types.js';
 
 interface ClaimedRow {
@@ -19,62 +20,140 @@ export interface RunnerDeps {
   kinds: ReadonlyMap<string, JobKind>;
   workerId: string;
   enqueue: Enqueue;
-  /** aborted when the process stops */
+  /**
+   * aborted when the process begins to stop (SIGTERM): a job ends at its next progress or
+   * checkpoint call (the step it is in finishes) and is handed over
+   */
+  draining: AbortSignal;
+  /** aborted when the grace period is over: the job's own signal fires (a call in flight is cut) */
   shutdown: AbortSignal;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
-/** What the pg-boss handler should do with its job after our run. */
-export type RunOutcome = 'complete' | 'retry';
+/**
+ * What the engine does with the delivery after our run: 'complete' it, 'retry' it after
+ * pg-boss's backoff (a job failure with attempts left), or hand the job over as 'interrupted'
+ * (the process is stopping or the database went away: not the job's fault, no attempt spent).
+ */
+export type RunOutcome = 'complete' | 'retry' | 'interrupted';
 
 const errText = (err: unknown): string => String((err as Error)?.message ?? err).slice(0, 2000);
+
+/** The job is no longer this worker's (another took it over after this one was judged gone). */
+class JobLost extends Error {
+  constructor() {
+    super('the job was taken over by another worker / 任务已由其他进程接手');
+  }
+}
+
+/** The process is stopping: the job ends at this step and is handed over. */
+class JobInterrupted extends Error {
+  constructor() {
+    super('the process is stopping / 进程正在停止');
+  }
+}
+
+/** Does the database answer now? */
+async function reachable(db: Db): Promise<boolean> {
+  try {
+    await db.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `write` until it succeeds while the database is unavailable (an outage, a cut
+ * connection), waiting 0.5 s, then longer, up to 5 s between tries: an outcome that could not be
+ * written is written when the database is back, so no job stays 'running' on a live process.
+ * Gives up (throws) only when `stop` fires (the process ends: recovery takes over) or on an error
+ * that is not the database being away.
+ */
+export async function persist<T>(write: () => Promise<T>, opts: { db: Db; stop: AbortSignal; log: RunnerDeps['log']; what: string }): Promise<T> {
+  let wait = 500;
+  let warned = false;
+  for (;;) {
+    try {
+      return await write();
+    } catch (err) {
+      if (opts.stop.aborted) throw err;
+      if (!databaseUnavailable(err) && (await reachable(opts.db))) throw err;
+      if (!warned) opts.log.warn({ err: errText(err) }, `${opts.what}: the database is unavailable, trying again until it is back`);
+      warned = true;
+      await pause(wait, opts.stop);
+      wait = Math.min(wait * 2, 5_000);
+    }
+  }
+}
 
 /**
  * Runs one delivery of a work job. The work_job row is the truth: a delivery whose boss id is
  * not the row's current one (a stale redelivery after recovery) or whose row is final does
- * nothing. Returns 'retry' only when pg-boss should deliver it again after its backoff.
+ * nothing; every write of a running job is fenced by `worker_id`, so a worker that was judged
+ * gone (a partition) and comes back changes nothing of a job another worker took over.
  */
 export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: string): Promise<RunOutcome> {
   const { db } = deps;
-  const claimed = await db.query<ClaimedRow>(
-    `UPDATE work_job SET state = 'running', attempts = attempts + 1, worker_id = $3,
-            started_at = COALESCE(started_at, now()), updated_at = now()
-      WHERE id = $1 AND boss_id = $2 AND NOT cancel_requested
-        AND (state = 'queued' OR (state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))))
-      RETURNING id, kind, data, attempts, max_attempts, created_by, ref_type, ref_id`,
-    [workJobId, bossId, deps.workerId],
+  const keep = { db, stop: deps.shutdown, log: deps.log };
+  // a job 'running' under this worker with this delivery is ours already (the claim committed
+  // but its answer was lost): taken again without counting; a job left 'running' by a worker that
+  // is gone is taken over as an interruption (the attempt it was on is not spent)
+  const claimed = await persist(
+    () =>
+      db.query<ClaimedRow>(
+        `UPDATE work_job SET state = 'running', worker_id = $3,
+                attempts = CASE WHEN state = 'queued' THEN attempts + 1 ELSE attempts END,
+                interruptions = CASE WHEN state = 'running' AND worker_id IS DISTINCT FROM $3 THEN interruptions + 1 ELSE interruptions END,
+                started_at = COALESCE(started_at, now()), updated_at = now()
+          WHERE id = $1 AND boss_id = $2 AND NOT cancel_requested
+            AND (state = 'queued' OR (state = 'running' AND (worker_id = $3 OR worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))))
+          RETURNING id, kind, data, attempts, max_attempts, created_by, ref_type, ref_id`,
+        [workJobId, bossId, deps.workerId],
+      ),
+    { ...keep, what: 'job claim' },
   );
   const row = claimed.rows[0];
   if (!row) {
     // cancelled before it started: make the row final
-    await db.query(
-      `UPDATE work_job SET state = 'cancelled', finished_at = now(), updated_at = now()
-        WHERE id = $1 AND cancel_requested AND state IN ('queued', 'running')`,
-      [workJobId],
+    await persist(
+      () =>
+        db.query(
+          `UPDATE work_job SET state = 'cancelled', finished_at = now(), updated_at = now()
+            WHERE id = $1 AND cancel_requested AND state IN ('queued', 'running') AND (state = 'queued' OR worker_id IS NULL OR worker_id = $2 OR worker_id NOT IN (SELECT id FROM work_worker))`,
+          [workJobId, deps.workerId],
+        ),
+      { ...keep, what: 'job cancel' },
     );
     return 'complete';
   }
+  const final = (state: 'done' | 'failed' | 'cancelled', result: unknown, error: string) =>
+    persist(() => finish(db, row.id, deps.workerId, state, result, error), { ...keep, what: `job ${state}` });
   const kind = deps.kinds.get(row.kind);
   if (!kind) {
-    await finish(db, row.id, 'failed', null, `unknown job kind "${row.kind}" / 未知的任务类型`);
+    await final('failed', null, `unknown job kind "${row.kind}" / 未知的任务类型`);
     return 'complete';
   }
   const abort = new AbortController();
-  const onShutdown = () => abort.abort(new Error('shutting down'));
+  const onShutdown = () => abort.abort(new JobInterrupted());
   deps.shutdown.addEventListener('abort', onShutdown, { once: true });
   const checkpoint = async (done?: number, total?: number) => {
-    const r = await db.query<{ cancel_requested: boolean }>(
+    const r = await db.query<{ cancel_requested: boolean; mine: boolean }>(
       done === undefined
-        ? `SELECT cancel_requested FROM work_job WHERE id = $1`
-        : `UPDATE work_job SET progress_done = $2, progress_total = COALESCE($3, progress_total), updated_at = now()
-            WHERE id = $1 RETURNING cancel_requested`,
-      done === undefined ? [row.id] : [row.id, done, total ?? null],
+        ? `SELECT cancel_requested, (state = 'running' AND worker_id = $2) AS mine FROM work_job WHERE id = $1`
+        : `UPDATE work_job SET progress_done = $3, progress_total = COALESCE($4, progress_total), updated_at = now()
+            WHERE id = $1 AND state = 'running' AND worker_id = $2 RETURNING cancel_requested, true AS mine`,
+      done === undefined ? [row.id, deps.workerId] : [row.id, deps.workerId, done, total ?? null],
     );
-    if (r.rows[0]?.cancel_requested) {
+    if (!r.rows[0]?.mine) {
+      abort.abort(new JobLost());
+      throw new JobLost();
+    }
+    if (r.rows[0].cancel_requested) {
       abort.abort(new JobCancelled());
       throw new JobCancelled();
     }
-    if (deps.shutdown.aborted) throw new Error('shutting down');
+    if (deps.draining.aborted) throw new JobInterrupted();
   };
   const ctx: JobContext = {
     job: {
@@ -98,38 +177,56 @@ export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: s
   };
   try {
     const result = await kind.run(ctx);
-    await finish(db, row.id, 'done', result ?? null, '');
+    await final('done', result ?? null, '');
     return 'complete';
   } catch (err) {
-    if (err instanceof JobCancelled || abort.signal.reason instanceof JobCancelled) {
-      await finish(db, row.id, 'cancelled', null, '');
+    if (err instanceof JobLost || abort.signal.reason instanceof JobLost) {
+      deps.log.warn({ job: row.id, kind: row.kind }, 'job taken over by another worker: this run ends without writing');
       return 'complete';
     }
-    if (deps.shutdown.aborted) {
-      // left 'running' under this worker: the next start's recovery requeues it at once
+    if (err instanceof JobCancelled || abort.signal.reason instanceof JobCancelled) {
+      await final('cancelled', null, '');
       return 'complete';
+    }
+    // not the job's failure: the process is stopping, or the database went away under it
+    if (err instanceof JobInterrupted || deps.draining.aborted || databaseUnavailable(err) || !(await reachable(db))) {
+      deps.log.warn({ job: row.id, kind: row.kind, err: errText(err) }, 'job interrupted');
+      return 'interrupted';
     }
     const message = errText(err);
     deps.log.warn({ job: row.id, kind: row.kind, attempt: row.attempts, err: message }, 'job failed');
     if (err instanceof PermanentJobError || row.attempts >= row.max_attempts) {
-      await finish(db, row.id, 'failed', null, message);
+      await final('failed', null, message);
       return 'complete';
     }
-    await db.query(`UPDATE work_job SET state = 'queued', last_error = $2, updated_at = now() WHERE id = $1 AND state = 'running'`, [
-      row.id,
-      message,
-    ]);
+    await persist(
+      () =>
+        db.query(`UPDATE work_job SET state = 'queued', last_error = $3, updated_at = now() WHERE id = $1 AND state = 'running' AND worker_id = $2`, [
+          row.id,
+          deps.workerId,
+          message,
+        ]),
+      { ...keep, what: 'job retry' },
+    );
     return 'retry';
   } finally {
     deps.shutdown.removeEventListener('abort', onShutdown);
   }
 }
 
-async function finish(db: Db, id: number, state: 'done' | 'failed' | 'cancelled', result: unknown, error: string): Promise<void> {
+/** The job's final state, written only while it is still this worker's. */
+async function finish(db: Db, id: number, workerId: string, state: 'done' | 'failed' | 'cancelled', result: unknown, error: string): Promise<void> {
+  let json: string | null = null;
+  try {
+    json = result === null || result === undefined ? null : JSON.stringify(result);
+  } catch (err) {
+    json = null;
+    error = `the job's result could not be stored: ${errText(err)} / 结果无法保存`;
+  }
   await db.query(
-    `UPDATE work_job SET state = $2, result = $3, last_error = CASE WHEN $4 = '' THEN last_error ELSE $4 END,
+    `UPDATE work_job SET state = $3, result = $4, last_error = CASE WHEN $5 = '' THEN last_error ELSE $5 END,
             finished_at = now(), updated_at = now()
-      WHERE id = $1 AND state IN ('queued', 'running')`,
-    [id, state, result === null ? null : JSON.stringify(result), error],
+      WHERE id = $1 AND state = 'running' AND worker_id = $2`,
+    [id, workerId, state, json, error],
   );
 }

@@ -42,8 +42,11 @@ const live = { type: 'object', properties: {
   progress_total: { type: 'integer' },
   /** percent 0–100 (0 while the total is unknown) */
   progress: { type: 'integer' },
+  /** tries that ran to an outcome (the one running included); a failure of the job spends one */
   attempts: { type: 'integer' },
   max_attempts: { type: 'integer' },
+  /** times a crash, kill, stop or database outage cut a run off: queued again, no attempt spent */
+  interruptions: { type: 'integer' },
   last_error: { type: 'string' },
   cancel_requested: { type: 'boolean' },
   created_at: { type: 'string', format: 'date-time' },
@@ -64,7 +67,7 @@ const detail = { type: 'object', properties: { ...row.properties, data: {}, resu
 
 const LIVE_COLS = `j.id, j.kind, j.title, j.ref_type, j.ref_id, j.state, j.progress_done, j.progress_total,
   CASE WHEN j.progress_total > 0 THEN least(100, j.progress_done * 100 / j.progress_total) WHEN j.state = 'done' THEN 100 ELSE 0 END AS progress,
-  j.attempts, j.max_attempts, j.last_error, j.cancel_requested, j.created_at, j.started_at, j.finished_at, j.updated_at`;
+  j.attempts, j.max_attempts, j.interruptions, j.last_error, j.cancel_requested, j.created_at, j.started_at, j.finished_at, j.updated_at`;
 const ROW_COLS = `${LIVE_COLS}, j.created_by, a.name AS created_by_name, a.email AS created_by_email`;
 const FROM = 'FROM work_job j LEFT JOIN accounts a ON a.id = j.created_by';
 

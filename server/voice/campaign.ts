@@ -19,6 +19,7 @@
  */
 import { writeAudit, type AuditActor } from '../auth/audit.js';
 import type { Db, Queryable } from '../db/db.js';
+import { pause } from '../jobs/clock.js';
 import { PermanentJobError, type Enqueue, type JobKind, type Ticker } from '../jobs/types.js';
 import { inWindow, tick, type TaskState, type TaskStatus } from '../resources/voice/task-status.js';
 import { telephonyConfig } from './config.js';
@@ -302,17 +303,6 @@ async function recordDial(db: Db, attemptId: number, res: DialResult, now: Date)
 const release = (db: Db, taskId: number, jobId: number) =>
   db.query(`UPDATE call_task SET lease_until = NULL, lease_job = NULL WHERE id = $1 AND lease_job = $2`, [taskId, jobId]);
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 export const campaignKind: JobKind<{ taskId: number }> = {
   kind: CAMPAIGN_KIND,
   title: (d) => `Call campaign #${d.taskId} / 外呼任务 #${d.taskId}`,
@@ -395,7 +385,7 @@ export const campaignKind: JobKind<{ taskId: number }> = {
         await release(ctx.db, taskId, jobId);
         return { placed, idle: true, waitingForStatus: Number(s.open) };
       }
-      await sleep(IDLE_POLL_MS, ctx.signal);
+      await pause(IDLE_POLL_MS, ctx.signal);
     }
   },
 };

@@ -1,0 +1,96 @@
+// @db both — kill -9 and SIGTERM of worker processes (PostgreSQL only: several processes; skips on PGlite)
+/**
+ * Issue 20: infrastructure failures are not job failures. Long jobs allowed a single attempt run
+ * through three rolling kill -9 restarts of their worker process and one SIGTERM: each one is
+ * counted as an interruption, none spends the attempt, every job ends done with its effect
+ * written once. SIGTERM hands the running jobs over before the process exits (they are queued
+ * again, not left 'running' for a recovery to find). The PGlite single-process case is
+ * crash-learn.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPg } from '../../../server/db/pg.js';
+import type { SqlDb } from '../../../server/db/sql-db.js';
+import { JobEngine } from '../../../server/jobs/engine.js';
+import { jobKinds } from '../../../server/jobs/kinds.js';
+import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import { until } from './until.js';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const JOBS = 4;
+
+describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () => {
+  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
+  let db: SqlDb;
+  let sender: JobEngine;
+  const procs: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    pg = await pgSchemaEnv(pgUrl!);
+    // the first process migrates; the test's own handle and enqueuer come after it
+    procs.push(await spawnServer({ ...pg.env, WORKERS: '0', ADMIN_PASSWORD: 'interruptions-password' }));
+    db = await openPg(pgUrl!, { schema: pg.schema });
+    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
+    await sender.start();
+  }, 180_000);
+
+  afterAll(async () => {
+    await sender?.stop();
+    await db?.close();
+    await Promise.all(procs.map((p) => p.stop().catch(() => undefined)));
+    await pg?.drop();
+  });
+
+  const worker = async () => {
+    const p = await spawnServer({ ...pg.env, WORKERS: '4' }, 'server/worker.ts');
+    procs.push(p);
+    return p;
+  };
+  const rows = (ids: number[]) =>
+    db.query<{ id: number; state: string; attempts: number; interruptions: number; progress_done: number; worker_id: string | null }>(
+      `SELECT id, state, attempts, interruptions, progress_done, worker_id FROM work_job WHERE id = ANY($1) ORDER BY id`,
+      [ids],
+    );
+  /** every job runs on `p` and has made progress there since `after` */
+  const runningOn = (ids: number[], p: ServerProcess) =>
+    until(
+      () => rows(ids),
+      (r) => r.rows.filter((j) => j.state === 'running' && j.worker_id?.includes(`:${p.child.pid}:`)).length >= 1,
+      60_000,
+    );
+
+  it('three rolling kill -9 restarts and a SIGTERM: every job done once, its one attempt unspent', async () => {
+    const ids = await db.tx(async (q) => {
+      const out: number[] = [];
+      for (let i = 0; i < JOBS; i++) out.push((await sender.enqueue(q, 'system.noop', { steps: 120, marker: `interrupted-${i}` }, { maxAttempts: 1 })).id);
+      return out;
+    });
+    let current = await worker();
+    for (let kill = 1; kill <= 3; kill++) {
+      await runningOn(ids, current);
+      await current.kill9();
+      current = await worker();
+    }
+    // SIGTERM: the process ends its jobs at their next step and queues them again before it exits
+    const before = await runningOn(ids, current);
+    const onIt = before.rows.filter((j) => j.state === 'running').map((j) => j.id);
+    await current.stop();
+    expect(current.child.exitCode).toBe(0);
+    const after = await rows(onIt);
+    expect(after.rows.filter((j) => j.state === 'running'), 'jobs left running by a stopped process').toEqual([]);
+    current = await worker();
+
+    const end = await until(() => rows(ids), (r) => r.rows.every((j) => ['done', 'failed', 'cancelled'].includes(j.state)), 120_000);
+    expect(end.rows.map((j) => j.state)).toEqual(ids.map(() => 'done'));
+    expect(end.rows.map((j) => j.attempts)).toEqual(ids.map(() => 1));
+    const total = end.rows.reduce((a, j) => a + j.interruptions, 0);
+    // each kill and the SIGTERM interrupted at least one running job
+    expect(total).toBeGreaterThanOrEqual(4);
+    const effects = await db.query<{ marker: string; n: number }>(
+      `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'interrupted-%' GROUP BY marker ORDER BY marker`,
+    );
+    expect(effects.rows).toEqual(ids.map((_, i) => ({ marker: `interrupted-${i}`, n: 1 })));
+    // no process died by itself
+    expect(procs.filter((p) => p.child.exitCode !== null && p.child.signalCode === null && p.child.exitCode !== 0)).toEqual([]);
+    console.log(`rolling restarts: ${JOBS} jobs done, ${total} interruptions, no attempt spent`);
+  }, 300_000);
+});

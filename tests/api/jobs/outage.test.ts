@@ -1,0 +1,126 @@
+// @db both — database outages under running jobs (PostgreSQL only: a TCP proxy cuts the processes off; skips on PGlite)
+/**
+ * Issue 20: a PostgreSQL outage while jobs run on two server processes (`npm start`, each running
+ * workers) costs no job and kills no process. The processes reach the database through a TCP
+ * proxy started here; cutting it drops every connection and refuses new ones, as a stopped
+ * database or a network partition does. The outage (30 s by default, `OUTAGE_SECONDS` for a
+ * longer one by hand) is longer than the 15 s after which a silent worker counts as gone, so the
+ * workers' liveness has to survive it. Afterwards: both processes still run, `/readyz` said 503
+ * during the outage and 200 after it, every job is done with its effect written once, none
+ * failed, no attempt was spent on the outage, and the interruptions are counted apart and shown
+ * by the Jobs page's routes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPg } from '../../../server/db/pg.js';
+import type { SqlDb } from '../../../server/db/sql-db.js';
+import { JobEngine } from '../../../server/jobs/engine.js';
+import { jobKinds } from '../../../server/jobs/kinds.js';
+import { ApiClient } from '../harness.js';
+import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { until } from './until.js';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const OUTAGE_MS = Number(process.env.OUTAGE_SECONDS ?? 30) * 1000;
+const PASSWORD = 'outage-test-password';
+const JOBS = 24;
+
+const readyStatus = async (p: ServerProcess): Promise<number> => {
+  try {
+    return (await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(5_000) })).status;
+  } catch {
+    return 0;
+  }
+};
+
+describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (PostgreSQL)', () => {
+  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
+  let proxy: TcpProxy;
+  let db: SqlDb;
+  let sender: JobEngine;
+  const procs: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    pg = await pgSchemaEnv(pgUrl!);
+    proxy = await startTcpProxy({ host: new URL(pgUrl!).hostname, port: Number(new URL(pgUrl!).port || 5432) });
+    const env = { ...pg.env, DATABASE_URL: proxy.url(pg.env.DATABASE_URL), ADMIN_PASSWORD: PASSWORD, WORKERS: '8', RATE_LIMIT_PER_MINUTE: '0' };
+    procs.push(await spawnServer(env));
+    procs.push(await spawnServer(env));
+    // the test's own handle goes straight to the database (the proxy cuts only the processes)
+    db = await openPg(pgUrl!, { schema: pg.schema });
+    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
+    await sender.start();
+  }, 180_000);
+
+  afterAll(async () => {
+    proxy?.restore();
+    await sender?.stop();
+    await db?.close();
+    await Promise.all(procs.map((p) => p.stop().catch(() => undefined)));
+    await proxy?.close();
+    await pg?.drop();
+  });
+
+  it('no process dies, /readyz follows the database, every job finishes once without spending an attempt', async () => {
+    // jobs of 3 to 9 s (a progress write every 100 ms), 16 at a time between the two processes;
+    // half of them wait inside an open transaction, so the cut also lands on checked-out clients
+    const ids = await db.tx(async (q) => {
+      const out: number[] = [];
+      for (let i = 0; i < JOBS; i++) {
+        out.push((await sender.enqueue(q, 'system.noop', { steps: 30 + (i % 4) * 20, marker: `outage-${i}`, inTx: i % 2 === 0 })).id);
+      }
+      return out;
+    });
+    const states = async () =>
+      (await db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM work_job WHERE id = ANY($1) GROUP BY state`, [ids])).rows.reduce<
+        Record<string, number>
+      >((acc, r) => ({ ...acc, [r.state]: r.n }), {});
+    await until(states, (s) => (s.running ?? 0) >= 8, 60_000);
+
+    proxy.cut();
+    const cutAt = Date.now();
+    for (const p of procs) {
+      await until(() => readyStatus(p), (s) => s === 503 || p.child.exitCode !== null, 20_000);
+      expect(p.child.exitCode, `a process exited when the database went away:\n${p.output().slice(-3000)}`).toBeNull();
+    }
+    // the outage lasts its full length, longer than the time after which a silent worker is gone
+    await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - cutAt))));
+    for (const p of procs) expect(p.child.exitCode, `a process exited during the outage:\n${p.output().slice(-3000)}`).toBeNull();
+    expect(await states()).not.toHaveProperty('done', JOBS);
+    proxy.restore();
+
+    for (const p of procs) await until(() => readyStatus(p), (s) => s === 200, 30_000);
+    const end = await until(states, (s) => (s.done ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === JOBS, 120_000);
+    expect(end).toEqual({ done: JOBS });
+    for (const p of procs) expect(p.child.exitCode, p.output().slice(-3000)).toBeNull();
+
+    // every effect once
+    const effects = await db.query<{ marker: string; n: number }>(
+      `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'outage-%' GROUP BY marker`,
+    );
+    expect(effects.rows).toHaveLength(JOBS);
+    expect(effects.rows.filter((r) => r.n !== 1)).toEqual([]);
+    // the outage spent no attempt; the jobs it cut off are counted as interrupted
+    const jobs = await db.query<{ id: number; attempts: number; interruptions: number }>(
+      `SELECT id, attempts, interruptions FROM work_job WHERE id = ANY($1) ORDER BY id`,
+      [ids],
+    );
+    expect(jobs.rows.filter((j) => j.attempts !== 1)).toEqual([]);
+    const interrupted = jobs.rows.filter((j) => j.interruptions > 0);
+    expect(interrupted.length).toBeGreaterThan(0);
+    // both workers are registered again, and nothing is left running
+    const workers = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_worker`);
+    expect(workers.rows[0].n).toBe(2);
+
+    // the Jobs page shows both counts
+    const admin = new ApiClient(procs[0].url);
+    expect((await admin.post('user/login', { email: 'admin@example.com', password: PASSWORD })).body.code).toBe(10000);
+    const detail = await admin.ok('GET', 'job/detail', { id: interrupted[0].id });
+    expect(detail).toMatchObject({ attempts: 1, interruptions: interrupted[0].interruptions, state: 'done' });
+    const list = await admin.ok('GET', 'job/list', { kind: 'system.noop', page_size: 50 });
+    expect(list.list.find((j: { id: number }) => j.id === interrupted[0].id)).toMatchObject({ interruptions: interrupted[0].interruptions });
+    console.log(
+      `outage ${OUTAGE_MS / 1000} s: ${JOBS} jobs done once each; ${interrupted.length} interrupted (${interrupted.reduce((a, j) => a + j.interruptions, 0)} interruptions), no attempt spent`,
+    );
+  }, 300_000);
+});
