@@ -25,6 +25,7 @@ import { jobKinds, tickers } from './jobs/kinds.js';
 import { registerHealth } from './routes/health.js';
 import { configureSecrets, secretSettings } from './ai/secrets.js';
 import { configureOutbound } from './http/outbound.js';
+import { registerJsonParser } from './http/json-shape.js';
 import { registerTelephony } from './voice/callback.js';
 
 declare module 'fastify' {
@@ -109,13 +110,9 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   registerHealth(app, tracked);
   registerValidation(app);
   registerInputRules(app);
-  // JSON as usual (prototype-poisoning safe), but an empty JSON body reads as {} (clients that
-  // POST with no data still send the content type)
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body === '' ? done(null, {}) : json(req, body as string, done),
-  );
+  // JSON as usual (prototype-poisoning safe), an empty JSON body read as {}, and the shape limits
+  // (depth, array length, keys, string length) checked on the text before it is parsed
+  registerJsonParser(app);
   registerErrorHandling(app);
   await registerSecurity(app);
   await app.register(cookie);

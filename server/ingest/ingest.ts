@@ -48,13 +48,40 @@ export interface IngestKind {
   write(q: Queryable, r: Rec, hash: string): Promise<Written>;
 }
 
-/** Key order does not matter: the same record always hashes the same. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v as Rec).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Rec)[k])}`).join(',')}}`;
+/**
+ * Key order does not matter: the same record always hashes the same. Written with a stack of its
+ * own, not recursion, so no depth of document can overflow the call stack (the body's shape is
+ * bounded before it gets here too: server/http/json-shape.ts). Same text as the recursive
+ * version it replaced, so the hashes of stored rows still match.
+ */
+export function canonical(root: unknown): string {
+  const out: string[] = [];
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value: root }];
+  while (todo.length) {
+    const item = todo.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    const parts: Array<{ text: string } | { value: unknown }> = [];
+    if (Array.isArray(v)) {
+      parts.push({ text: '[' });
+      v.forEach((x, i) => parts.push(...(i ? [{ text: ',' }] : []), { value: x }));
+      parts.push({ text: ']' });
+    } else if (v && typeof v === 'object') {
+      parts.push({ text: '{' });
+      Object.keys(v as Rec)
+        .sort()
+        .forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Rec)[k] }));
+      parts.push({ text: '}' });
+    } else {
+      out.push(JSON.stringify(v ?? null));
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]);
   }
-  return JSON.stringify(v ?? null);
+  return out.join('');
 }
 const hashOf = (r: Rec): string => createHash('sha256').update(canonical(r)).digest('hex');
 
