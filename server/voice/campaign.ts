@@ -4,7 +4,9 @@
  * The ticker `voice.campaign` (every 2 s, once across all instances, the engine's clock):
  *  1. applies the time rules to call tasks (task-status.ts `tick`: scheduled start, pause at the
  *     latest call time, resume the next day at the window start), each with an audit row;
- *  2. closes attempts that never got an outcome (a dialer that died, a callback that never came);
+ *  2. asks the provider how a placed call stands when its status callback has not come within a
+ *     minute (Twilio's `GET …/Calls/{Sid}.json`; again every minute while the call goes on), and
+ *     closes attempts that never got an outcome (a dialer that died, a provider that cannot say);
  *  3. finishes tasks whose numbers are all done;
  *  4. for each running task inside its call window with a number due, claims the task's lease
  *     (`lease_until`, one campaign job per task at a time) and enqueues a `voice.campaign` job in
@@ -34,6 +36,15 @@ const IDLE_POLL_MS = 1_000;
 const UNPLACED_STALE_MINUTES = 5;
 /** a placed call whose status never came */
 const PLACED_STALE_MINUTES = 240;
+/** a placed call without a status callback this long after it was placed is asked of the provider … */
+const RECONCILE_AFTER_SECONDS = 60;
+/** … and asked again this long after the last answer while the call goes on */
+const RECHECK_SECONDS = 60;
+/** an outcome ("english / 中文") marked as learnt by asking the provider */
+const reconciled = (outcome: string): string => {
+  const [en, zh = en] = outcome.split(' / ');
+  return `${en} (no status callback came: asked of the provider) / ${zh}（未收到回调，已向运营商查询）`;
+};
 
 export const SYSTEM_ACTOR: AuditActor = { id: null, email: 'system', ip: '', userAgent: 'work engine (voice.campaign)' };
 
@@ -179,8 +190,49 @@ async function closeStaleAttempts(db: Db, now: Date): Promise<void> {
   }
 }
 
+/**
+ * Placed calls whose status callback has not come (lost: the instance it was posted to was down,
+ * a network fault) are asked of the provider, so no line is held longer than the provider takes
+ * to report. Each attempt is claimed (`status_checked_at`) before it is asked, once per
+ * RECHECK_SECONDS across instances.
+ */
+async function reconcileAttempts(db: Db, now: Date, signal: AbortSignal): Promise<void> {
+  const dialer = dialerFor();
+  if (!dialer.status) return;
+  const due = await db.query<{ id: number; provider_call_id: string }>(
+    `UPDATE call_log SET status_checked_at = $1::timestamptz
+      WHERE id IN (SELECT id FROM call_log
+                    WHERE status = 'dialling' AND dialer = $2 AND provider_call_id IS NOT NULL
+                      AND called_at < $1::timestamptz - make_interval(secs => $3)
+                      AND (status_checked_at IS NULL OR status_checked_at < $1::timestamptz - make_interval(secs => $4))
+                    ORDER BY called_at LIMIT 20)
+      RETURNING id, provider_call_id`,
+    [iso(now), dialer.name, RECONCILE_AFTER_SECONDS, RECHECK_SECONDS],
+  );
+  for (const a of due.rows) {
+    if (signal.aborted) return;
+    let st: Awaited<ReturnType<NonNullable<Dialer['status']>>>;
+    try {
+      st = await dialer.status(a.provider_call_id, signal);
+    } catch {
+      continue; // asked again after RECHECK_SECONDS; the 4-hour cut-off still ends it
+    }
+    if (!st.final) {
+      await db.query(`UPDATE call_log SET provider_status = $2 WHERE id = $1 AND status = 'dialling'`, [a.id, st.providerStatus]);
+      continue;
+    }
+    const s: Settlement = {
+      result: st.final.result,
+      outcome: reconciled(st.final.outcome),
+      providerStatus: st.providerStatus,
+      durationSeconds: st.durationSeconds,
+    };
+    await db.tx((q) => settleAttempt(q, Number(a.id), s, now));
+  }
+}
+
 /** The ticker's body (exported for tests that drive it by hand). */
-export async function campaignTick({ db, now, enqueue }: { db: Db; now(): Date; enqueue: Enqueue }): Promise<void> {
+export async function campaignTick({ db, now, enqueue, signal }: { db: Db; now(): Date; enqueue: Enqueue; signal?: AbortSignal }): Promise<void> {
   const at = now();
   const tasks = await db.query<TaskRow>(
     `SELECT ${TASK_COLS} FROM call_task t JOIN voice_scene s ON s.id = t.scene_id
@@ -193,6 +245,7 @@ export async function campaignTick({ db, now, enqueue }: { db: Db; now(): Date; 
     const status = to ?? t.status;
     if (status === 'running') running.push(t);
   }
+  if (!telephonyConfig().problems.length) await reconcileAttempts(db, at, signal ?? new AbortController().signal);
   await closeStaleAttempts(db, at);
   const open = await db.query<{ id: number }>(
     `SELECT t.id FROM call_task t WHERE t.status IN ('running', 'pausing')

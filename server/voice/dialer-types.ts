@@ -40,9 +40,22 @@ export type DialResult =
   /** the call was placed; the provider reports how it ended later */
   | { kind: 'placed'; providerCallId: string; providerStatus: string; outcome: string; request?: unknown };
 
+/** What the provider says of a placed call when asked (its status call). */
+export interface CallStatus {
+  providerStatus: string;
+  /** the result when the call is over; null while it is not (queued, ringing, in progress) */
+  final: { result: CallResult; outcome: string } | null;
+  durationSeconds?: number;
+}
+
 export interface Dialer {
   name: DialerName;
   /** true: no call is placed, attempts are recorded as dry runs */
   dryRun: boolean;
   dial(req: DialRequest, signal: AbortSignal): Promise<DialResult>;
+  /**
+   * Asks the provider how a placed call stands (for a status callback that never came); throws
+   * when the provider cannot be asked. Absent: the provider only reports by callback.
+   */
+  status?(providerCallId: string, signal: AbortSignal): Promise<CallStatus>;
 }

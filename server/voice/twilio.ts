@@ -6,7 +6,9 @@
  *   auth (account SID : auth token); the reply's `sid` is the call's id;
  * - status callback: Twilio posts the call's final `CallStatus` (form-encoded) to our
  *   `StatusCallback` URL, signed in `X-Twilio-Signature`: base64 HMAC-SHA1, keyed with the auth
- *   token, over the full URL followed by every POST parameter sorted by name as name + value.
+ *   token, over the full URL followed by every POST parameter sorted by name as name + value;
+ * - fetch call: `GET …/Calls/{CallSid}.json` (basic auth) — its `status` and `duration`: how the
+ *   campaign learns the outcome of a call whose status callback never came (campaign.ts).
  *
  * The TwiML of a call says the scene's prologue and applies its silent-inquiry settings: after
  * `silent_seconds` of silence it asks again, at most `silent_times` times, then hangs up. (The
@@ -14,7 +16,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TelephonyConfig } from './config.js';
-import type { CallResult, DialRequest, DialResult, Dialer } from './dialer-types.js';
+import type { CallResult, CallStatus, DialRequest, DialResult, Dialer } from './dialer-types.js';
 
 export const TWILIO_API_VERSION = '2010-04-01';
 export const STATUS_PATH = '/api/telephony/status';
@@ -66,6 +68,16 @@ export function twilioDialer(cfg: TelephonyConfig): Dialer {
   return {
     name: 'twilio',
     dryRun: false,
+    async status(callSid: string, signal: AbortSignal): Promise<CallStatus> {
+      const res = await fetch(endpoint.replace(/\.json$/, `/${encodeURIComponent(callSid)}.json`), {
+        headers: { authorization: auth, accept: 'application/json' },
+        signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
+      });
+      const body = (await res.json().catch(() => ({}))) as { status?: unknown; duration?: unknown };
+      if (!res.ok || typeof body.status !== 'string') throw new Error(`Twilio did not say how call ${callSid} stands: HTTP ${res.status}`);
+      const duration = Number(body.duration);
+      return { providerStatus: body.status, final: statusResult(body.status), ...(Number.isFinite(duration) && body.duration !== null ? { durationSeconds: duration } : {}) };
+    },
     async dial(req: DialRequest, signal: AbortSignal): Promise<DialResult> {
       // a task's own Twilio number is its caller id; otherwise the account's TWILIO_FROM
       const from = req.from && req.fromProvider === 'twilio' ? req.from : cfg.from || req.from;

@@ -30,6 +30,10 @@ interface Created {
 /** Twilio as far as this dialer uses it: create call, and signed status callbacks it posts. */
 class FakeTwilio {
   readonly calls: Created[] = [];
+  /** how each call stands when asked (GET …/Calls/{Sid}.json); unset: in progress */
+  readonly standing = new Map<string, { status: string; duration?: string }>();
+  /** the status requests received (GET …/Calls/{Sid}.json) */
+  readonly asked: Array<{ path: string; authorization?: string }> = [];
   private server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -45,6 +49,15 @@ class FakeTwilio {
         this.calls.push({ method: req.method, path: req.url!, headers: req.headers, form, sid });
         res.writeHead(201, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ sid, status: 'queued', to: form.To, from: form.From, account_sid: SID }));
+        return;
+      }
+      const fetched = /^\/2010-04-01\/Accounts\/[^/]+\/Calls\/([^/]+)\.json$/.exec(req.url ?? '');
+      const call = fetched && req.method === 'GET' ? this.calls.find((c) => c.sid === fetched[1]) : undefined;
+      if (call) {
+        this.asked.push({ path: req.url!, authorization: req.headers.authorization });
+        const st = this.standing.get(call.sid) ?? { status: 'in-progress' };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ sid: call.sid, status: st.status, duration: st.duration ?? null, to: call.form.To, account_sid: SID }));
         return;
       }
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -193,6 +206,35 @@ describe('Twilio dialer', () => {
     const detail = await admin.ok('GET', 'call-center/task/detail', { id: t.id });
     expect(detail).toMatchObject({ callee_total: 3, callee_done: 3, callee_connected: 2, dialer: 'twilio' });
   }, 120_000);
+
+  it('a call whose status callback is lost is asked of Twilio a minute later and ends with its real status', async () => {
+    const sceneId = await makeScene(admin, { time_zone: 'America/New_York', redial_times: 0 });
+    const t = await makeTask(admin, { scene_id: sceneId, number_ids: [numberId], latest_call_time: '20:00', concurrency: 1, callees: '+1 212 555 0301\n+1 212 555 0302' });
+    const before = fake.calls.length;
+    await admin.ok('POST', 'call-center/task/start', { id: t.id });
+    await until(async () => fake.calls.length, (n) => n === before + 1);
+    const lost = fake.calls[before];
+    // the call ends at Twilio, but its status callback never arrives; while it is under a minute
+    // old nobody asks (the callback usually comes first)
+    fake.standing.set(lost.sid, { status: 'completed', duration: '13' });
+    expect(fake.asked.filter((a) => a.path.includes(lost.sid))).toEqual([]);
+    clock.advance(90_000);
+    const ended = await until(() => attemptOf(t.id, lost.sid), (a) => a.status === 'ended', 20_000);
+    expect(ended).toMatchObject({ result: 1, duration_seconds: 13, provider_status: 'completed' });
+    expect(ended.outcome).toContain('asked of the provider');
+    const ask = fake.asked.find((a) => a.path.includes(lost.sid))!;
+    expect(ask.path).toBe(`/2010-04-01/Accounts/${SID}/Calls/${lost.sid}.json`);
+    expect(ask.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+    // the line is free again at once: the second number is called without waiting for the 4-hour cut-off
+    await until(async () => fake.calls.length, (n) => n === before + 2);
+    // a call still going on when asked stays open and is asked again later; its callback then ends it
+    const second = fake.calls[before + 1];
+    clock.advance(90_000);
+    await until(async () => fake.asked.filter((a) => a.path.includes(second.sid)).length, (n) => n >= 1, 20_000);
+    expect((await attemptOf(t.id, second.sid)).status).toBe('dialling');
+    expect((await fake.status(second, 'busy')).body.data).toMatchObject({ final: true, settled: true });
+    await until(() => task(s, t.id), (x) => x.status === 'finished');
+  }, 60_000);
 
   it('records a call Twilio refuses as a failed attempt with its reason', async () => {
     const sceneId = await makeScene(admin, { time_zone: 'America/New_York', redial_times: 0 });
