@@ -18,6 +18,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// A stand-in on 127.0.0.1 is a private target: the outbound-call policy refuses it unless the
+// operator allows private addresses (server/http/outbound.ts). A test file that imports a stand-in
+// allows them for its process and every server it spawns (set on import, so servers spawned before
+// the stand-in starts have it too), as an operator with a model server on the LAN would;
+// tests/api/outbound.test.ts, which imports none, shows the refusal without it.
+process.env.OUTBOUND_ALLOW_PRIVATE = '1';
+
 export interface FakeRequest {
   path: string;
   authorization: string;
@@ -130,11 +137,6 @@ export async function startFakeOpenAI(opts: { wordDelayMs?: number; embed?: Fake
       next();
     });
   });
-  // a stand-in on 127.0.0.1 is a private target: the outbound-call policy refuses it unless the
-  // operator allows private addresses (server/http/outbound.ts). Starting one allows them for this
-  // test process and the servers it spawns, as an operator with a model server on the LAN would
-  // (tests/api/outbound.test.ts shows the refusal without it).
-  process.env.OUTBOUND_ALLOW_PRIVATE = '1';
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
