@@ -5,7 +5,7 @@ import { clearSessionCookies, setSessionCookies } from '../auth/cookies.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyDummy, verifyPassword } from '../auth/password.js';
 import { assertNewPassword } from '../auth/password-policy.js';
 import { createSession, liveSessions, revokeAccountSessions, revokeOwnSession, revokeSession, sessionRules } from '../auth/sessions.js';
-import { beginAttempt, clearPair, pruneThrottle } from '../auth/throttle.js';
+import { THROTTLE, beginAttempt, ceilingNotice, clearPair, pruneThrottle } from '../auth/throttle.js';
 import { writeAudit, type AuditActor } from '../auth/audit.js';
 import { AppError, conflict, invalid, notFound } from '../http/errors.js';
 import { defineRoutes, route, type RouteContext } from '../http/route.js';
@@ -59,12 +59,22 @@ export const routes = defineRoutes([
     // the password check must hold no connection or transaction (on PGlite one would stop every
     // other request while it runs): a decision statement, the hash, then a short transaction
     transaction: false,
-    summary: 'Sign in; sets cookies sid (readable) and sid_guard (HttpOnly). Throttled per email + address (42901 with data.retry_after)',
+    summary:
+      'Sign in; sets cookies sid (readable) and sid_guard (HttpOnly). Throttled per email + address (42901 with data.retry_after); past the account ceiling a new address is held 30 s once, never refused. `security_notice`: the ceiling was reached since the previous sign-in',
     body: Type.Object({
       email: Type.String({ minLength: 1, maxLength: 200 }),
       password: Type.String({ minLength: 1, maxLength: 200 }),
     }),
-    reply: { type: 'object', properties: { user: { type: 'object', properties: { ...userProps, token: { type: 'string' } } } } },
+    reply: {
+      type: 'object',
+      properties: {
+        user: { type: 'object', properties: { ...userProps, token: { type: 'string' } } },
+        security_notice: {
+          type: ['object', 'null'],
+          properties: { since: { type: ['string', 'null'] }, failed_attempts: { type: 'integer' }, addresses: { type: 'integer' } },
+        },
+      },
+    },
     async handler(ctx) {
       const email = ctx.body.email.trim().toLowerCase();
       const ip = ctx.req.ip ?? '';
@@ -92,20 +102,28 @@ export const routes = defineRoutes([
         // a 40001 names a field like every other; the same one whichever was wrong (no hint which)
         throw new AppError(Code.VALIDATION, BAD_LOGIN, { errors: [{ field: 'password', message: BAD_LOGIN }] });
       }
-      const { s, roles } = await ctx.db.tx(async (q) => {
+      const { s, roles, notice } = await ctx.db.tx(async (q) => {
+        // read before this sign-in is recorded (it compares with the previous one)
+        const notice = await ceilingNotice(q, acc.id, acc.email, ip);
         await clearPair(q, email, ip);
         const s = await createSession(q, acc.id, ip, ua, rulesOf(ctx));
         await q.query('UPDATE accounts SET last_login_at = now() WHERE id = $1', [acc.id]);
+        const after = {
+          ...(s.evicted.length ? { evicted_sessions: s.evicted } : {}),
+          // past the ceiling from a new address: this sign-in was held first (THROTTLE.ceilingDelaySeconds)
+          ...(attempt.overCeiling ? { account_ceiling: true, held_seconds: THROTTLE.ceilingDelaySeconds } : {}),
+          ...(notice ? { security_notice: notice } : {}),
+        };
         await writeAudit(q, { id: acc.id, email: acc.email, ip, userAgent: ua }, {
           action: 'login',
           resource: 'session',
           targetId: s.id,
-          ...(s.evicted.length ? { after: { evicted_sessions: s.evicted } } : {}),
+          ...(Object.keys(after).length ? { after } : {}),
         });
-        return { s, roles: await rolesOf(q, acc.id) };
+        return { s, roles: await rolesOf(q, acc.id), notice };
       });
       setSessionCookies(ctx.reply, s.token, s.guard, cookieSecure(ctx));
-      return { user: { id: acc.id, email: acc.email, name: acc.name, token: s.token, roles } };
+      return { user: { id: acc.id, email: acc.email, name: acc.name, token: s.token, roles }, security_notice: notice };
     },
   }),
   route({

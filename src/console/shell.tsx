@@ -26,9 +26,7 @@ export function ShellProvider({ env, children }: { env: RuntimeEnv; children: Re
     () => ({
       env,
       useState: useShellState,
-      login: async (email, password) => {
-        await login(http, email, password);
-      },
+      login: async (email, password) => (await login(http, email, password)).notice,
       changePassword: (oldPassword, newPassword) => changePassword(http, oldPassword, newPassword),
       forgetSession: () => clearSession(),
       warmUp: () => void preloadTransport().catch(() => undefined),

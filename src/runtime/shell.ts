@@ -29,7 +29,8 @@ export interface Shell {
   /** a hook: the selected part of the shell's state, re-rendering when it changes */
   useState<S>(select: (s: ShellState) => S): S;
   /** signs in (the session, permissions and session lookups are loaded when it resolves) */
-  login(email: string, password: string): Promise<void>;
+  /** signs in; resolves to the security notice of the sign-in reply (the account ceiling was reached since the last sign-in), or null */
+  login(email: string, password: string): Promise<SecurityNotice | null>;
   changePassword(oldPassword: string, newPassword: string): Promise<void>;
   /** forgets the session on this device (after its token was revoked) */
   forgetSession(): void;
@@ -47,4 +48,11 @@ export function useShell(): Shell {
   const shell = useContext(ShellContext);
   if (!shell) throw new Error('a screen rendered outside the console shell (<ShellContext.Provider>)');
   return shell;
+}
+
+/** What the sign-in reply tells the owner when its account ceiling was reached since its last sign-in (server/auth/throttle.ts). */
+export interface SecurityNotice {
+  since: string | null;
+  failed_attempts: number;
+  addresses: number;
 }

@@ -40,9 +40,16 @@ export default function Login() {
   const submit = async (values: LoginForm) => {
     setBusy(true);
     try {
-      await shell.login(values.email.trim(), values.password);
+      const notice = await shell.login(values.email.trim(), values.password);
       shell.env.notify.success(t('shell.login.success'));
       navigate(from && from !== '/login' ? from : '/home', { replace: true });
+      // the account ceiling was reached since the last sign-in: the owner is told once (issue 25)
+      if (notice) {
+        const since = notice.since ? new Date(notice.since).toLocaleString(i18n.language) : t('shell.login.ceilingNever');
+        void shell.env.confirm(t('shell.login.ceilingNotice', { count: notice.failed_attempts, addresses: notice.addresses, since }), {
+          title: t('shell.login.ceilingTitle'),
+        });
+      }
     } catch {
       /* the client already showed the server message */
     } finally {

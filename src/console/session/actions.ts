@@ -1,6 +1,7 @@
 /** Session calls (spec section 7): start-up, login, logout, change password. */
 import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
 import type { HttpPort } from '../../runtime/env.js';
+import type { SecurityNotice } from '../../runtime/shell.js';
 import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
 import { getLiveTexts, getPermissionTree, hasLiveTexts, setLiveTexts, setPermissionTree, type PermissionTreeReply } from '../../runtime/permission-tree.js';
 import type { HttpClient } from '../http/client.js';
@@ -12,6 +13,8 @@ type SessionHttp = HttpPort & Partial<Pick<HttpClient, 'getCommon'>>;
 
 interface LoginReply {
   user: SessionUser & { token: string };
+  /** the account ceiling was reached since the last sign-in (told once) */
+  security_notice?: SecurityNotice | null;
 }
 
 interface RolePermissionsReply {
@@ -101,13 +104,13 @@ export async function bootSession(http: SessionHttp): Promise<void> {
   }
 }
 
-export async function login(http: SessionHttp, email: string, password: string): Promise<SessionUser> {
+export async function login(http: SessionHttp, email: string, password: string): Promise<SessionUser & { notice: SecurityNotice | null }> {
   const reply = await http.post<LoginReply>('user/login', { email, password });
   writeSid(reply.user.token);
   const user = pickUser(reply.user);
   await loadPermissions(http, user);
   startSessionData(http);
-  return user;
+  return { ...user, notice: reply.security_notice ?? null };
 }
 
 export async function logout(http: HttpPort): Promise<void> {
