@@ -100,6 +100,7 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
       clock,
       concurrency: config.workers,
       bossSchema: config.jobsSchema,
+      pollSeconds: config.jobsPollSeconds,
       log: app.log,
     });
   app.decorate('jobs', engine);

@@ -29,6 +29,8 @@ export interface Config {
   workers: number;
   /** the schema pg-boss keeps its queue tables in (JOBS_SCHEMA) */
   jobsSchema: string;
+  /** an idle worker looks for work this often, seconds (JOBS_POLL_SECONDS, default 1); on PostgreSQL an enqueue wakes it at once anyway */
+  jobsPollSeconds: number;
   /** a learn-material export of more rows than this runs as a job instead of streaming (EXPORT_JOB_ROWS, default 5000) */
   exportJobRows: number;
   /** requests per minute per client address, all routes (RATE_LIMIT_PER_MINUTE, default 1200; 0 = off) */
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     version: env.npm_package_version ?? '0.1.0',
     workers: int(env.WORKERS, databaseUrl ? 8 : 4, 'WORKERS'),
     jobsSchema: env.JOBS_SCHEMA?.trim() || 'pgboss',
+    jobsPollSeconds: int(env.JOBS_POLL_SECONDS, 1, 'JOBS_POLL_SECONDS') || 1,
     exportJobRows: int(env.EXPORT_JOB_ROWS, 5000, 'EXPORT_JOB_ROWS'),
     rateLimitPerMinute: int(env.RATE_LIMIT_PER_MINUTE, 1200, 'RATE_LIMIT_PER_MINUTE'),
     rateLimitLoginPerMinute: int(env.RATE_LIMIT_LOGIN_PER_MINUTE, 60, 'RATE_LIMIT_LOGIN_PER_MINUTE'),

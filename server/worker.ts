@@ -27,7 +27,7 @@ const log = {
   info: (obj: object, msg?: string) => config.logLevel !== 'silent' && console.log(JSON.stringify({ level: 'info', msg, ...obj })),
   warn: (obj: object, msg?: string) => config.logLevel !== 'silent' && console.warn(JSON.stringify({ level: 'warn', msg, ...obj })),
 };
-const engine = new JobEngine({ db, kinds: jobKinds, tickers, concurrency, bossSchema: config.jobsSchema, log });
+const engine = new JobEngine({ db, kinds: jobKinds, tickers, concurrency, bossSchema: config.jobsSchema, pollSeconds: config.jobsPollSeconds, log });
 await engine.start();
 console.log(`Backoffice Console worker ${engine.workerId}: up to ${concurrency} jobs at once on PostgreSQL (queue schema ${config.jobsSchema})`);
 

@@ -32,16 +32,16 @@ export interface PgOptions {
 
 /** PostgreSQL through a `pg` Pool. Stateless: many app instances can share one database. */
 export async function openPg(url: string, opts: PgOptions = {}): Promise<SqlDb & { pool: pg.Pool }> {
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: url,
-    max: opts.max ?? 10,
     types,
     // a database behind a dead link (a partition) fails a connect in 10 s instead of hanging
     // forever; keep-alive notices a dead idle socket
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
     ...(opts.schema ? { options: `-c search_path=${JSON.stringify(opts.schema)}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: opts.max ?? 10 });
   // A client's socket can die at any time (the database stops: 57P01, then "Connection terminated
   // unexpectedly"; a proxy or the network cuts it). node-postgres reports it as an 'error' event on
   // the client, and an 'error' event nobody listens to ends the process. The pool listens on idle
@@ -79,8 +79,64 @@ export async function openPg(url: string, opts: PgOptions = {}): Promise<SqlDb &
       }
     },
     async checkpoint() {},
+    listen: (channel, onNotify) => keepListening(connection, channel, onNotify),
     async close() {
       await pool.end();
     },
+  };
+}
+
+/**
+ * A LISTEN connection that outlives the database's outages: on any loss (an error, the server
+ * gone) it connects again after 0.5 s, doubling to 5 s, and LISTENs again. Its errors never
+ * reach the process ('error' is listened to; the 'end' that follows schedules the reconnect).
+ */
+function keepListening(config: pg.ClientConfig, channel: string, onNotify: () => void): () => Promise<void> {
+  let current: pg.Client | null = null;
+  let closed = false;
+  let wait = 500;
+  let timer: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (closed) return;
+    timer = setTimeout(() => void connect(), wait);
+    timer.unref();
+    wait = Math.min(wait * 2, 5_000);
+  };
+  const connect = async () => {
+    const c = new pg.Client(config);
+    c.on('error', () => {
+      /* the connection is lost: its 'end' follows */
+    });
+    c.on('notification', (m) => {
+      if (m.channel === channel) onNotify();
+    });
+    c.on('end', () => {
+      if (current !== c) return;
+      current = null;
+      again();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${c.escapeIdentifier(channel)}`);
+    } catch {
+      void c.end().catch(() => undefined);
+      again();
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    current = c;
+    wait = 500;
+    onNotify();
+  };
+  void connect();
+  return async () => {
+    closed = true;
+    clearTimeout(timer);
+    const c = current;
+    current = null;
+    await c?.end().catch(() => undefined);
   };
 }

@@ -17,6 +17,11 @@ export interface EngineOptions {
   concurrency: number;
   /** pg-boss's schema (tests give each database its own) */
   bossSchema?: string;
+  /**
+   * an idle worker looks for work this often (seconds, default 1); on PostgreSQL an enqueue
+   * anywhere also wakes it at once (LISTEN/NOTIFY), so this is the fallback
+   */
+  pollSeconds?: number;
   log?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
@@ -64,6 +69,12 @@ export class JobEngine {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly active = new Set<Promise<void>>();
   private wakeLoop: (() => void) | null = null;
+  /** a wake-up came while the loop was not waiting: it fetches again at once */
+  private wakePending = false;
+  /** PostgreSQL: the channel an enqueue notifies (one per queue schema) */
+  private readonly channel: string;
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly pollMs: number;
   private saturated = false;
   private started = false;
   private stopped = false;
@@ -77,6 +88,8 @@ export class JobEngine {
     this.boss = created.boss;
     this.detachBoss = created.detach;
     this.boss.on('error', (err: Error) => this.log.warn({ err: err.message }, 'queue error'));
+    this.channel = `work_${opts.bossSchema ?? 'pgboss'}`.slice(0, 63);
+    this.pollMs = Math.max(0.05, opts.pollSeconds || POLL_SECONDS) * 1000;
   }
 
   get running(): boolean {
@@ -111,10 +124,12 @@ export class JobEngine {
       shutdown: this.shutdown.signal,
       log: this.log,
     };
+    // an enqueue in any process wakes this one when it commits; polling stays as the fallback
+    if (db.listen) this.unlisten = db.listen(this.channel, () => this.nudge());
     void this.workLoop(deps);
     const tickers = new Map((this.opts.tickers ?? []).map((t) => [t.name, t]));
     if (tickers.size) {
-      await this.boss.work<{ name: string }>(TICK_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+      await this.boss.work<{ name: string }>(TICK_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, this.pollMs / 1000) }, async ([job]) => {
         const t = tickers.get(job.data.name);
         if (t) await t.run({ db, now: () => this.clock.now(), enqueue: this.enqueue, signal: this.draining.signal });
       });
@@ -191,7 +206,19 @@ export class JobEngine {
       },
     );
     if (!presetId) await q.query(`UPDATE work_job SET boss_id = $2 WHERE id = $1`, [id, bossId]);
+    // PostgreSQL: idle workers of every process are woken when the transaction commits (one
+    // notification per transaction however many jobs it adds)
+    if (this.opts.db.kind === 'postgres') await q.query(`SELECT pg_notify($1, '')`, [this.channel]);
     this.wake();
+  }
+
+  /** work may be there (a notification): the idle loop fetches now, a busy one as soon as it is done */
+  private nudge(): void {
+    if (this.wakeLoop) {
+      // idle: fetch now (and, with no free slot, as soon as a job ends)
+      this.saturated = true;
+      this.wakeLoop();
+    } else this.wakePending = true;
   }
 
   /** a hint to this process's idle loop that work may be there (the commit comes just after) */
@@ -204,8 +231,8 @@ export class JobEngine {
   /**
    * Fetches as many jobs as there are free slots (`concurrency`) and runs each on its own:
    * a long job (a task run, a campaign) never holds up short ones, and each job is completed
-   * or failed (→ pg-boss retry with backoff) by itself. Sleeps POLL_SECONDS when idle, less
-   * when a slot frees or a local enqueue wakes it.
+   * or failed (→ pg-boss retry with backoff) by itself. Sleeps `pollSeconds` when idle, less
+   * when a slot frees, a local enqueue wakes it or (PostgreSQL) an enqueue anywhere notifies it.
    */
   private async workLoop(deps: Parameters<typeof runDelivery>[0]): Promise<void> {
     while (!this.draining.signal.aborted) {
@@ -223,10 +250,15 @@ export class JobEngine {
       // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
       // (no free slot: keep what the last real fetch said)
       if (free > 0) this.saturated = fetched === free;
+      // a notification while this loop was busy: there may be work it has not fetched yet
+      if (this.wakePending) {
+        this.wakePending = false;
+        this.saturated = true;
+      }
       if (free > 0 && this.saturated) continue;
       await new Promise<void>((resolve) => {
         const signal = this.draining.signal;
-        const t = setTimeout(done, POLL_SECONDS * 1000);
+        const t = setTimeout(done, this.pollMs);
         function done() {
           clearTimeout(t);
           signal.removeEventListener('abort', done);
@@ -381,6 +413,7 @@ export class JobEngine {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.draining.abort();
+    await this.unlisten?.();
     const settled = () => Promise.allSettled([...this.active]);
     await Promise.race([settled(), new Promise((r) => setTimeout(r, GRACE_MS))]);
     this.shutdown.abort();
