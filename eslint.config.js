@@ -26,6 +26,8 @@ const UP = '^(?:\\./|(?:\\.\\./)+)';
 export default defineConfig([
   globalIgnores([
     '**/dist/',
+    'build/',
+    'test-results/',
     'data/',
     'coverage/',
     'backups/',

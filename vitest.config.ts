@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { sequencerFor } from './tests/sequencer.js';
 
 /**
  * Unit tests beside the code: `*.test.tsx` under src run in jsdom, every `*.test.ts` in node.
@@ -11,6 +12,8 @@ const exclude = ['node_modules/**', 'dist/**', 'tests/api/**', 'tests/e2e/**'];
 export default defineConfig({
   plugins: [react()],
   test: {
+    // the slowest files first (tests/durations.json), so both workers end together
+    sequence: { sequencer: sequencerFor('unit') },
     projects: [
       {
         extends: true,

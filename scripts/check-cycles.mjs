@@ -19,7 +19,7 @@ const result = await madge(
     fileExtensions: ['ts', 'tsx', 'mts', 'js', 'mjs'],
     tsConfig: path.join(root, 'tsconfig.json'),
     // generated validators import only each other; build output and data are not source
-    excludeRegExp: [/node_modules/, /(^|[/\\])dist[/\\]/, /[/\\]contract[/\\]generated[/\\]/, /(^|[/\\])\.data[/\\]/, /(^|[/\\])results[/\\]/],
+    excludeRegExp: [/node_modules/, /(^|[/\\])dist[/\\]/, /(^|[/\\])build[/\\]/, /[/\\]contract[/\\]generated[/\\]/, /(^|[/\\])\.data[/\\]/, /(^|[/\\])results[/\\]/],
     detectiveOptions: {
       ts: { skipTypeImports: false, skipAsyncImports: false },
       tsx: { skipTypeImports: false, skipAsyncImports: false },

@@ -2,7 +2,7 @@
  * `npm run soak -- --minutes N`: the real server under a steady mixed load, to see it stay
  * correct and not leak (issue 12).
  *
- * Spawns `node --import tsx server/server.ts` on a fresh database (embedded PGlite in a temp dir;
+ * Spawns the built server (build/server, `node build/server/server.js`) on a fresh database (embedded PGlite in a temp dir;
  * `--pg` uses a fresh schema on TEST_DATABASE_URL / DATABASE_URL), signs in, and keeps
  * `--connections` (default 100) clients busy for `--minutes` (default 10; decimals allowed):
  * about 80 % reads (lists with filters and pages, the signed-in user, details) and 20 % writes
@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { ensureServerBuilt, SERVER_ENTRY } from './lib/server-build.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -79,7 +80,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   // (without it the JS heap climbs for minutes under this load and falls back at the next
   // major GC, which reads as a leak in a short run)
   const probe = `data:text/javascript,setInterval(()=>{globalThis.gc();const m=process.memoryUsage();process.stderr.write('SOAKMEM '+JSON.stringify({heap:m.heapUsed,external:m.external,buffers:m.arrayBuffers})+'\\n')},5000).unref()`;
-  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, '--import', 'tsx', 'server/server.ts'], {
+  await ensureServerBuilt({ quiet: true });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build the client when it is missing or older than its sources, then run the
+// `npm start`: build the client when it is missing or older than its sources, and the server
+// (scripts/lib/server-build.mjs) likewise, then run the
 // server (embedded PGlite by default, demo data on an empty database). Signals are passed on
 // so the server can checkpoint and close the database.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureServerBuilt, SERVER_ENTRY } from './lib/server-build.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const built = join(root, 'dist', 'index.html');
@@ -29,6 +31,8 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/server.ts')], { cwd: root, stdio: 'inherit' });
+// the server runs from its built bundle (build/server): no TypeScript compiled at each start
+await ensureServerBuilt();
+const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

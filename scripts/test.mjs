@@ -1,38 +1,196 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, in the order a failure is cheapest to find.
-// Schema check → lint → types → unit tests → build → API tests (PGlite, then PostgreSQL when
-// TEST_DATABASE_URL is set) → soak (60 s, 100 connections: no error, RSS growth < 10 %) →
-// browser tests in Chromium → bench smoke.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite (docs/testing.md). Its steps run side by side where they can: a step
+// starts when the steps it needs have passed and the machine has room for it (each step says how
+// many cores it keeps busy; the room is CORES + 2, since no step keeps its cores busy all the
+// time). On 2 cores: the static checks and the build together, then unit + API on PGlite, then
+// API on PostgreSQL + the browser tests, then soak + bench smoke.
+//
+// The API files that depend on the database engine (`// @db both`) run on PGlite and, with
+// TEST_DATABASE_URL, on PostgreSQL; the others run once, on PostgreSQL when it is there
+// (vitest.api.config.ts). Each step's output goes to test-results/logs/<step>.log and is printed
+// whole when the step ends. Each step's time and the ten slowest files of each runner are printed
+// at the end and written to test-results/timings.md (the files' times: test-results/*.json).
+//
+//   npm test                     every step
+//   npm test -- unit api         only the steps whose names start so
+//   npm test -- --keep-going     go on after a failed step
+//   npm test -- --serial         one step at a time (to time a step alone)
+//   npm test -- --record         also write the files' times into tests/durations.json (the
+//                                runners start the slowest files first)
+//   npm run test:full            the long versions: 5× the fuzz volume, a 10-minute soak, the
+//                                full bench (large data, every run)
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DURATIONS_FILE, readDurations } from './lib/durations.mjs';
 
-const steps = [
-  ['schemas:check', ['run', 'schemas:check']],
-  ['lint', ['run', 'lint']],
-  ['typecheck', ['run', 'typecheck']],
-  ['unit', ['run', 'test:unit']],
-  ['build', ['run', 'build']],
-  ['api (PGlite)', ['run', 'test:api'], { TEST_DATABASE_URL: '' }],
-];
-if (process.env.TEST_DATABASE_URL) steps.push(['api (PostgreSQL)', ['run', 'test:api']]);
-if (!process.argv.includes('--no-soak')) steps.push(['soak (60 s)', ['run', 'soak', '--', '--minutes', '1']]);
-steps.push(['e2e (Chromium)', ['run', 'test:e2e']]);
-if (!process.argv.includes('--no-bench')) steps.push(['bench smoke', ['run', 'bench', '--', '--smoke']]);
-
-const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-let passed = 0;
-let failed = 0;
-const results = [];
-for (const [name, args, env = {}] of steps) {
-  if (only.length && !only.some((o) => name.startsWith(o))) continue;
-  const started = Date.now();
-  console.log(`\n▶ ${name}`);
-  const r = spawnSync('npm', args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = r.status === 0;
-  results.push(`${ok ? '✔' : '✘'} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (ok) passed++;
-  else failed++;
-  if (!ok && !process.argv.includes('--keep-going')) break;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'test-results');
+const LOGS = path.join(OUT, 'logs');
+const argv = process.argv.slice(2);
+const flag = (f) => argv.includes(f);
+const pg = Boolean(process.env.TEST_DATABASE_URL);
+const full = flag('--full');
+if (full) {
+  process.env.FUZZ_RUNS_BODY ??= '1000';
+  process.env.FUZZ_RUNS_QUERY ??= '500';
 }
-console.log('\n' + results.join('\n'));
-console.log(`steps: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+const vitestJson = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${path.join(OUT, `${name}.json`)}`];
+
+/**
+ * name, npm args, cores it keeps busy, steps it needs, extra env, runner whose file times it
+ * writes. The API and browser steps need the build: their servers run build/server and dist/.
+ */
+const steps = [
+  { name: 'schemas:check', args: ['run', 'schemas:check'], cores: 1 },
+  { name: 'lint', args: ['run', 'lint'], cores: 1 },
+  { name: 'typecheck', args: ['run', 'typecheck'], cores: 1 },
+  { name: 'build', args: ['run', 'build'], cores: 1 },
+  { name: 'unit', args: ['run', 'test:unit', '--', ...vitestJson('unit')], cores: 2, runner: 'unit' },
+  {
+    name: pg ? 'api (PGlite, engine-dependent files)' : 'api (PGlite, every file)',
+    args: ['run', 'test:api', '--', ...vitestJson('api-pglite')],
+    cores: 2,
+    needs: ['build'],
+    env: { TEST_DATABASE_URL: '', API_DB_SCOPE: pg ? 'engine' : '' },
+    runner: 'api-pglite',
+  },
+];
+if (pg) steps.push({ name: 'api (PostgreSQL)', args: ['run', 'test:api', '--', ...vitestJson('api-postgres')], cores: 2, needs: ['build'], runner: 'api-postgres' });
+steps.push({ name: 'e2e (Chromium)', args: ['run', 'test:e2e'], cores: 2, needs: ['build'], runner: 'e2e' });
+if (!flag('--no-soak')) {
+  steps.push(full ? { name: 'soak (10 min)', args: ['run', 'soak'], cores: 2, needs: ['build'] } : { name: 'soak (60 s)', args: ['run', 'soak', '--', '--minutes', '1'], cores: 2, needs: ['build'] });
+}
+if (!flag('--no-bench')) {
+  steps.push(full ? { name: 'bench (full)', args: ['run', 'bench'], cores: 2, needs: ['build'] } : { name: 'bench smoke', args: ['run', 'bench', '--', '--smoke'], cores: 1, needs: ['build'] });
+}
+
+const only = argv.filter((a) => !a.startsWith('--'));
+const chosen = steps.filter((s) => !only.length || only.some((o) => s.name.startsWith(o)));
+const room = flag('--serial') ? 1 : Math.max(2, os.availableParallelism()) + 2;
+mkdirSync(LOGS, { recursive: true });
+
+const state = new Map(chosen.map((s) => [s.name, 'waiting']));
+const rows = [];
+const running = new Map();
+let stopping = false;
+const runStarted = Date.now();
+const logName = (name) => path.join(LOGS, `${name.replace(/[^\w.-]+/g, '_')}.log`);
+const stamp = () => `${((Date.now() - runStarted) / 1000).toFixed(0).padStart(5)} s`;
+
+function ready(s) {
+  return (s.needs ?? []).every((n) => !state.has(n) || state.get(n) === 'passed');
+}
+function blocked(s) {
+  return (s.needs ?? []).some((n) => state.has(n) && ['failed', 'skipped'].includes(state.get(n)));
+}
+
+function start(s) {
+  state.set(s.name, 'running');
+  if (s.runner) rmSync(path.join(OUT, `${s.runner}.json`), { force: true });
+  const started = Date.now();
+  const file = logName(s.name);
+  const log = createWriteStream(file);
+  console.log(`${stamp()} ▶ ${s.name}`);
+  const child = spawn('npm', s.args, { env: { ...process.env, ...s.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  running.set(s.name, { child, cores: s.cores });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      log.end(() => {
+        running.delete(s.name);
+        const ok = code === 0;
+        state.set(s.name, ok ? 'passed' : 'failed');
+        const seconds = (Date.now() - started) / 1000;
+        rows.push({ name: s.name, ok, seconds, runner: s.runner });
+        process.stdout.write(`\n${'─'.repeat(100)}\n${stamp()} ${ok ? '✔' : '✘'} ${s.name} (${seconds.toFixed(1)} s): output (${path.relative(ROOT, file)})\n${'─'.repeat(100)}\n`);
+        process.stdout.write(readFileSync(file, 'utf8'));
+        if (!ok && !flag('--keep-going')) stopAll();
+        resolve();
+      });
+    });
+  });
+}
+
+function stopAll() {
+  stopping = true;
+  for (const [, r] of running) {
+    try {
+      process.kill(-r.child.pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
+}
+process.on('SIGINT', () => {
+  stopAll();
+  process.exit(130);
+});
+
+// a line a minute while steps run, so a long or stuck step shows in the log as it happens
+const heartbeat = setInterval(() => {
+  const now = [...running.keys()].map((n) => n).join(', ');
+  if (now) console.log(`${stamp()} … running: ${now}`);
+}, 60_000);
+const pending = [];
+await new Promise((done) => {
+  const schedule = () => {
+    for (const s of chosen) {
+      if (state.get(s.name) !== 'waiting') continue;
+      if (stopping || blocked(s)) {
+        state.set(s.name, 'skipped');
+        continue;
+      }
+      const busy = [...running.values()].reduce((n, r) => n + r.cores, 0);
+      // a step larger than the room starts alone
+      if (!ready(s) || (running.size > 0 && busy + s.cores > room)) continue;
+      pending.push(start(s).then(schedule));
+    }
+    if (running.size === 0 && [...state.values()].every((v) => v !== 'waiting' && v !== 'running')) done();
+  };
+  schedule();
+});
+await Promise.all(pending);
+clearInterval(heartbeat);
+
+/** { file: seconds } of a runner's last run: vitest's JSON report, or the browser runner's list. */
+function fileTimes(runner) {
+  const f = path.join(OUT, `${runner}.json`);
+  if (!existsSync(f)) return {};
+  const data = JSON.parse(readFileSync(f, 'utf8'));
+  const out = {};
+  if (Array.isArray(data)) for (const r of data) out[r.file] = r.seconds;
+  else for (const t of data.testResults ?? []) out[path.relative(ROOT, t.name)] = (t.endTime - t.startTime) / 1000;
+  return out;
+}
+
+const total = (Date.now() - runStarted) / 1000;
+const failed = rows.filter((r) => !r.ok);
+const skipped = chosen.filter((s) => state.get(s.name) === 'skipped');
+const lines = [
+  `# npm test timings (${new Date().toISOString()}, ${pg ? 'with' : 'without'} PostgreSQL, ${os.availableParallelism()} cores, room ${room})`,
+  '',
+  '| step | result | seconds |',
+  '| --- | --- | ---: |',
+  ...rows.map((r) => `| ${r.name} | ${r.ok ? 'passed' : 'FAILED'} | ${r.seconds.toFixed(1)} |`),
+  ...skipped.map((s) => `| ${s.name} | not run | |`),
+  `| **wall clock** | ${failed.length || skipped.length ? 'FAILED' : 'passed'} | ${total.toFixed(1)} |`,
+];
+const record = readDurations();
+for (const r of rows) {
+  if (!r.runner) continue;
+  const times = Object.entries(fileTimes(r.runner)).sort((a, b) => b[1] - a[1]);
+  if (!times.length) continue;
+  lines.push('', `## ten slowest files: ${r.runner} (${times.length} files, ${times.reduce((s, [, t]) => s + t, 0).toFixed(0)} s of file time)`, '');
+  for (const [file, t] of times.slice(0, 10)) lines.push(`- ${t.toFixed(1)} s  ${file}`);
+  record[r.runner] = Object.fromEntries(times.map(([f, t]) => [f, Math.round(t * 10) / 10]));
+}
+const table = lines.join('\n') + '\n';
+writeFileSync(path.join(OUT, 'timings.md'), table);
+if (flag('--record')) writeFileSync(DURATIONS_FILE, JSON.stringify(record, null, 2) + '\n');
+console.log('\n' + table);
+console.log(`steps: ${rows.length - failed.length} passed, ${failed.length} failed, ${skipped.length} not run (timings: test-results/timings.md)`);
+process.exit(failed.length || skipped.length ? 1 : 0);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
 import type { SqlDb } from './sql-db.js';
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'server/db/migrations');
 
 /** Files named `NNNN_name.sql`, applied in name order. */
 export function migrationFiles(dir = MIGRATIONS_DIR): string[] {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
 import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { seedCore, type SeedReport } from './seed-core.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const here = path.join(PROJECT_ROOT, 'server/db');
 
 /**
  * Core seed, then — when demo data is on and server/db/demo/index.ts exists — the business

@@ -7,7 +7,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
 import { loadMetaValidators, type MetaValidators, type Precompiled } from './meta.js';
 import { sortProblems, type SchemaProblem } from './problems.js';
 import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './validate.js';
@@ -16,7 +16,7 @@ import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './val
 /** `schemas/` beside the code, or SCHEMAS_DIR (a copy with its locale files at `<SCHEMAS_DIR>/../src/locales`: tests). */
 export const DEFAULT_SCHEMAS_DIR = process.env.SCHEMAS_DIR
   ? path.resolve(process.env.SCHEMAS_DIR)
-  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
+  : path.join(PROJECT_ROOT, 'schemas');
 
 export interface LoadedFiles {
   schemas: ParsedSchema[];

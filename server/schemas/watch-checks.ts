@@ -10,7 +10,7 @@
  * reads schemas through read.ts, which imports neither the loader nor this watch.)
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
 import type { CheckInputs } from '../../scripts/lib/check.js';
 import type { LocaleTrees } from '../../scripts/lib/locales.js';
 import { checkMenuPages } from './menu-pages.js';
@@ -30,7 +30,7 @@ export interface WatchChecks {
 }
 
 /** The project root (parent of `schemas/`). */
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { PROJECT_ROOT };
 
 /** The checks over fixed inputs (tests pass a fixture's; `projectInputs` gives the project's). */
 export async function referenceChecks(inputs: ReferenceInputs): Promise<WatchChecks> {

@@ -1,3 +1,4 @@
+// @db once
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, startServer, type ApiClient, type TestServer } from './harness.js';
 

@@ -1,3 +1,4 @@
+// @db once
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/password.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type ApiClient, type TestServer } from './harness.js';

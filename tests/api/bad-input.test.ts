@@ -1,3 +1,4 @@
+// @db both — a refused call writes nothing (transaction rollback on each engine)
 /**
  * Bad input gets a clear envelope and loses nothing (issue 12, item 4): NUL characters,
  * impossible dates, out-of-range ids, malformed multipart, oversize headers, deletes of what is

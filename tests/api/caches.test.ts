@@ -1,3 +1,4 @@
+// @db both — read caches against writes seen through each engine's connections
 /**
  * The session look-up and list totals are kept for a few seconds (server/db/tracked.ts); these
  * tests prove a write made in this process is seen by the very next request, whoever made it.

@@ -1,3 +1,4 @@
+// @db both — dependency checks and deletes in one transaction (locks, foreign keys)
 /**
  * Deletes of shops, customers, plans, plan orders and Douyin products (issue 14): refused with
  * 40009 naming what still depends on the row (nothing cascades through business data), single

@@ -1,3 +1,4 @@
+// @db once
 /**
  * The privilege ceiling (server/auth/ceiling.ts) on every call where a key can be gained, the
  * audit row of a refused call, schema/detail's one answer for missing and forbidden, the policy

@@ -1,3 +1,4 @@
+// @db both — day buckets in two time zones computed in SQL
 /**
  * Module homes' live figures (`GET home/stats`): every figure equals a count made here with
  * direct SQL (per-day buckets counted in JavaScript from the raw timestamps with Intl, so the

@@ -1,3 +1,4 @@
+// @db once
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Image extraction (operationsTools/imageExtraction, learn/pictureAnalyze; issue 13), on a real
  * server and database, with a stand-in OpenAI-compatible server (tests/api/ai/fake-openai.ts):

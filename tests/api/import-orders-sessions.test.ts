@@ -1,3 +1,4 @@
+// @db both — imports upsert rows in transactions
 /**
  * CSV / XLSX import of orders and chat sessions on their pages (issue 14): rows become ingestion
  * records (same checks, same upsert by shop and external id), so importing a file twice or

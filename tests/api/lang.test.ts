@@ -1,3 +1,4 @@
+// @db once
 /**
  * Server messages in the console's language (issue 14): the console sends `x-lang` and every
  * refusal — the message and each field error — comes back in that language; an API client that

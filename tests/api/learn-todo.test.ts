@@ -1,3 +1,4 @@
+// @db once
 /**
  * The learning to-do preview (`GET learn-todo/list`): unhandled materials, policy and product
  * candidates waiting for review and documents that failed, newest first, by kind and shop, with

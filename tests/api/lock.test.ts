@@ -1,7 +1,9 @@
+// @db pglite — the PGlite data-dir lock
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuilt, SERVER_ENTRY } from '../../scripts/lib/server-build.mjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, acquireDataDirLock } from '../../server/db/lock.js';
 
@@ -38,10 +40,11 @@ describe('PGlite data-dir lock', () => {
   });
 
   it('a second server process on the same DATA_DIR exits with a clear message', async () => {
+    await ensureServerBuilt({ quiet: true });
     const release = acquireDataDirLock(dir);
     try {
       const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+        const p = spawn(process.execPath, [SERVER_ENTRY], {
           env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
           cwd: path.resolve(import.meta.dirname, '../..'),
         });

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Mail accounts (spec §7): `GET shop/mail-account/list` with page_size 1000 feeds the mail-account
  * pickers of the material and mail-session lists, whose `mail_account_id` filter keeps the rows

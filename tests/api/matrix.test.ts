@@ -1,3 +1,4 @@
+// @db once
 /**
  * The permission matrix (issue 12), generated from the server's own route table
  * (server/routes/index.ts `allRoutes()` and each RouteDef's `access`), so a new route is in it

@@ -1,3 +1,4 @@
+// @db once
 /**
  * The served OpenAPI document validates with a standard parser (so clients can be generated
  * from it): fetched from a running server at /api/docs/json, checked by SwaggerParser.validate.

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Issue 11: the permission that opens a page grants the page's own read calls
  * (server/schemas/grants.ts, docs/security.md "Page permissions grant their read calls").

@@ -1,3 +1,4 @@
+// @db once
 /**
  * The page groups of spec section 2 built for issue 14 (docs/modules/page-groups.md), on a real
  * server and database:

@@ -1,3 +1,4 @@
+// @db once
 /**
  * intelligent_text/learn/pictureAnalyze: a list of the analysed images (image_extraction rows)
  * with their results, readable under the page's own key, which cannot create or change them.

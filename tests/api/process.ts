@@ -1,11 +1,14 @@
 /**
- * Real server processes for crash and multi-instance tests: `node --import tsx server/server.ts`
- * (or server/worker.ts) with its own environment, killed for real (SIGKILL) when a test says so.
+ * Real server processes for crash and multi-instance tests: the built server (build/server, as
+ * `npm start` runs it: scripts/lib/server-build.mjs builds it once when stale) for
+ * server/server.ts or server/worker.ts, with its own environment, killed for real (SIGKILL) when
+ * a test says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openPg } from '../../server/db/pg.js';
+import { ensureServerBuilt, SERVER_ENTRY, WORKER_ENTRY } from '../../scripts/lib/server-build.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,7 +27,9 @@ const exited = (child: ChildProcess) =>
 
 /** Starts server/server.ts (or `entry`) and resolves when it prints its URL (or "worker" line). */
 export async function spawnServer(env: Record<string, string>, entry = 'server/server.ts', timeoutMs = 180_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  await ensureServerBuilt({ quiet: true });
+  const built = { 'server/server.ts': SERVER_ENTRY, 'server/worker.ts': WORKER_ENTRY }[entry];
+  const child = spawn(process.execPath, built ? [built] : ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: '0', STATIC_DIR: path.join(ROOT, 'no-dist'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

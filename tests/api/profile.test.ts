@@ -1,3 +1,4 @@
+// @db once
 /**
  * My info (`GET user/profile`): the caller's own account, roles, keys per module, live sessions
  * and its own latest audit events — never another account's.

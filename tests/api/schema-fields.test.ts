@@ -1,3 +1,4 @@
+// @db once
 /** A form's schema/detail carries the body schemas of the routes it submits to (real schemas). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type TestServer } from './harness.js';

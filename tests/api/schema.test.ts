@@ -1,3 +1,4 @@
+// @db once
 /** schema/list and schema/detail through the real app: session, access, envelope, ETag / 304. */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @db once
 /**
  * The login and access check run in an onRequest hook, before the body is read or validated
  * (issue 12 item 8): an anonymous caller learns nothing about the body rules, and a caller

@@ -1,3 +1,4 @@
+// @db both — session caps and revocation are transactions racing on one account
 /**
  * Sessions (issue 12 item 8): an idle timeout, at most N live sessions per account (signing in
  * beyond it revokes the oldest), and "my sessions" with revoke. Runs on PGlite, and on

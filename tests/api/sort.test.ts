@@ -1,3 +1,4 @@
+// @db both — ORDER BY over text columns (the engine's collation)
 /**
  * Sorting (issue 14): every list route sorts by every column it declares sortable, in both
  * directions and with a second key (`then_by` / `then_order`), over the demo data; the order a

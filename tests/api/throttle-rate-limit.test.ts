@@ -1,3 +1,4 @@
+// @db both — the request limit keeps its counters in the database store
 /**
  * The request limit (@fastify/rate-limit with the database store, issue 12): per address on
  * every route, counted before the login check, a lower one for sign-in, HTTP 429 + Retry-After +

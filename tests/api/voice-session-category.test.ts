@@ -1,3 +1,4 @@
+// @db once
 /**
  * intelligent_voice/customer/sessionCategory: the voice menu entry's page reuses the text
  * module's session-category resource under the voice permission key.

@@ -1,9 +1,9 @@
 /**
  * Browser-test harness: builds the client if dist/ is missing or stale, starts the real server
- * (`tsx server/server.ts`) on a free port with a temp DATA_DIR, a known super admin and the
- * demo seed, waits for it, launches Debian's Chromium through playwright-core, and cleans up.
- * The test files of one run share a seeded data dir: the first file migrates and seeds it once
- * (13 s), every file starts its server on its own copy of it (5 s instead of 13).
+ * (built: build/server/server.js) on a free port with a temp DATA_DIR, a known super admin and
+ * the demo seed, waits for it, launches Debian's Chromium through playwright-core, and cleans up.
+ * The test files share a seeded data dir (seededTemplate): made once, every file starts its
+ * server on its own copy of it.
  *
  *   const h = await startHarness();   // h.baseUrl, h.admin, h.operator, h.browser
  *   const page = await h.newPage();   // fresh context (own cookies and localStorage)
@@ -11,14 +11,19 @@
  *   await h.close();
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { syncAllKnowledge } from '../../server/ai/knowledge/index.js';
+import { MIGRATIONS_DIR } from '../../server/db/migrate.js';
 import { openDb } from '../../server/db/open.js';
+import { diskPermissionTree, treeFingerprint } from '../../server/schemas/permission-tree.js';
+import { withLockDir } from '../../scripts/lib/lock-dir.mjs';
+import { ensureServerBuilt, SERVER_ENTRY } from '../../scripts/lib/server-build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -92,30 +97,10 @@ export async function ensureBuilt(): Promise<void> {
     process.env.E2E_REBUILD === '1' ||
     !existsSync(index) ||
     (process.env.E2E_REBUILD !== '0' && statSync(index).mtimeMs < newestSource());
-  if (!stale()) return;
-  const lock = path.join(ROOT, 'node_modules/.e2e-build.lock');
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // another test file is building; a lock older than 5 minutes is left over from a killed run
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* released meanwhile */
-      }
-      await new Promise((r) => setTimeout(r, 500));
-      if (existsSync(index) && process.env.E2E_REBUILD !== '1' && !stale()) return;
-    }
-  }
-  try {
-    if (!stale() && process.env.E2E_REBUILD !== '1') return;
+  await withLockDir(path.join(ROOT, 'node_modules/.e2e-build.lock'), { staleMs: 300_000, done: () => !stale() }, () => {
     const r = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('vite build failed');
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 /** E2E_SERVER_START_MS waits longer on a machine busy with other work (default 120 s). */
@@ -136,7 +121,7 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
 
 /** The real server on `dataDir` (migrated and seeded there if it is empty). */
 function spawnServer(dataDir: string, port: number, onOutput: (text: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -172,30 +157,44 @@ async function stopServer(child: ChildProcess): Promise<void> {
 }
 
 const TEMPLATE_PREFIX = 'bo-e2e-template-';
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+
+/** What the seeded template depends on: the built server (its code, demo seed included), the migrations, the menu pages, this file. */
+function templateKey(): string {
+  const h = createHash('sha256');
+  const addTree = (dir: string) => {
+    for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+      const p = path.join(dir, name);
+      if (statSync(p).isFile() && !name.endsWith('.map')) h.update(name).update(readFileSync(p));
+    }
+  };
+  addTree(path.join(ROOT, 'build/server'));
+  addTree(MIGRATIONS_DIR);
+  h.update(treeFingerprint(diskPermissionTree()));
+  h.update(readFileSync(fileURLToPath(import.meta.url)));
+  h.update(JSON.stringify([ADMIN, OPERATOR]));
+  return h.digest('hex').slice(0, 16);
+}
 
 /**
- * A data dir migrated and seeded once per test run (the `node --test` process is every test
- * file's parent, so its pid names the run); a copy of it is each file's own database. Templates
- * of runs that have ended are removed here. Outside the test runner, or with E2E_FRESH_SEED=1:
- * none (each file seeds its own).
+ * A data dir migrated, demo-seeded and with its knowledge indexed, made once per version of
+ * what it depends on (templateKey) and kept in the OS temp dir; a copy of it is each test
+ * file's own database. The browser-suite runner (scripts/e2e-run.ts) makes it before the files
+ * start; a file run alone makes it itself. Templates of other versions untouched for 10
+ * minutes are removed. E2E_FRESH_SEED=1: none (each file seeds its own).
  */
-async function seededTemplate(): Promise<string | null> {
-  if (!process.env.NODE_TEST_CONTEXT || process.env.E2E_FRESH_SEED === '1') return null;
-  const run = process.ppid;
-  const template = path.join(tmpdir(), `${TEMPLATE_PREFIX}${run}`);
+export async function seededTemplate(): Promise<string | null> {
+  if (process.env.E2E_FRESH_SEED === '1') return null;
+  await ensureServerBuilt({ quiet: true });
+  const template = path.join(tmpdir(), `${TEMPLATE_PREFIX}${templateKey()}`);
   // it appears whole: seeded in a dir of its own, then renamed (atomic) to this name
   if (existsSync(template)) return template;
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.startsWith(TEMPLATE_PREFIX) ? name.slice(TEMPLATE_PREFIX.length) : NaN);
-    if (Number.isInteger(pid) && pid !== run && !alive(pid)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+    const old = path.join(tmpdir(), name);
+    try {
+      if (name.startsWith(TEMPLATE_PREFIX) && Date.now() - statSync(old).mtimeMs > 600_000) rmSync(old, { recursive: true, force: true });
+    } catch {
+      /* another run removed it */
+    }
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-e2e-seeding-'));
   const port = await freePort();
@@ -221,13 +220,14 @@ async function seededTemplate(): Promise<string | null> {
   try {
     renameSync(dir, template);
   } catch {
-    rmSync(dir, { recursive: true, force: true }); // another file of this run made it first
+    rmSync(dir, { recursive: true, force: true }); // another file made it first
   }
   return template;
 }
 
 export async function startHarness(): Promise<Harness> {
   await ensureBuilt();
+  await ensureServerBuilt({ quiet: true });
   mkdirSync(SHOTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-e2e-'));
   const template = await seededTemplate();
@@ -282,6 +282,28 @@ export async function startHarness(): Promise<Harness> {
     },
     close: stop,
   };
+}
+
+/**
+ * A page has settled: the console drew and its first data arrived (no spinner or skeleton left;
+ * bounded, since a page may poll).
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.locator('#root *').first().waitFor();
+  await page
+    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
+  await page.waitForTimeout(100);
+}
+
+/** In-app navigation (React Router hears popstate): no reload; the language and theme switched in place stay. */
+export async function visit(page: Page, p: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState({}, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, p);
+  await page.waitForFunction((to) => location.pathname === to, p);
+  await settle(page);
 }
 
 /**

@@ -6,7 +6,7 @@
  * returned: table body cells, descriptions' values, inputs' values, the session and transcript
  * panes, the picked shop names in selects.
  *
- * The menu pages come from the route table the console is built from (like tests/e2e/a11y.test.ts).
+ * The menu pages come from the route table the console is built from (like tests/e2e/a11y-walk.ts).
  * Run: node --import tsx --test tests/e2e/language.test.ts
  */
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
 import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
-import { ROOT, startHarness, type Harness } from './harness.js';
+import { ROOT, settle, startHarness, visit, type Harness } from './harness.js';
 
 const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined, diskPermissionTree()))
   .filter((e) => e.path && !e.hidden && !e.path.includes(':'))
@@ -88,24 +88,6 @@ const CHROME_TEXT = `(dataSelectors) => {
 }`;
 
 const chromeText = (page: Page): Promise<string[]> => page.evaluate(`(${CHROME_TEXT})(${JSON.stringify(DATA)})`);
-
-/** In-app navigation (React Router hears popstate): the language switched in place stays, no reload. */
-async function visit(page: Page, p: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState({}, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, p);
-  await page.waitForFunction((to) => location.pathname === to, p);
-  await settle(page);
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.locator('#root *').first().waitFor();
-  await page
-    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 10_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(100);
-}
 
 async function switchTo(page: Page, locale: 'en-US' | 'zh-CN'): Promise<void> {
   await page.getByTestId('lang-switch').click();

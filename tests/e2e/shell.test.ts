@@ -93,7 +93,8 @@ describe('super admin', () => {
     await page.getByTestId('menu-item-/admin_center/authCenter/role').click();
     await page.waitForURL('**/admin_center/authCenter/role');
     await page.getByTestId('page-loading').waitFor({ state: 'detached', timeout: 20_000 });
-    await page.waitForTimeout(500);
+    // the menu follows the route: wait for that state, not for a fixed time
+    await page.getByTestId('side-menu').locator('.ant-menu-item-selected', { hasText: '角色' }).waitFor();
     await h.shot(page, 'menu-page');
     const selected = await page.getByTestId('side-menu').locator('.ant-menu-item-selected').innerText();
     assert.equal(selected.trim(), '角色');

@@ -301,7 +301,8 @@ describe('end to end', () => {
     await success().waitFor();
     const row = rows('intelligent_text.doc_list').filter({ hasText: path.basename(file) });
     await row.waitFor();
-    for (let i = 0; i < 20 && !(await row.innerText()).includes('已学习'); i++) {
+    // learning is a job: wait for its state (a deadline, not a count of tries: a loaded machine learns slower)
+    for (const end = Date.now() + 60_000; Date.now() < end && !(await row.innerText()).includes('已学习'); ) {
       await page.waitForTimeout(500);
       await schema('intelligent_text.doc_list').locator('[data-action="refresh"]').click();
     }

@@ -5,9 +5,10 @@
  * PARSE_CONCURRENCY (default 2) workers run at once; the others wait their turn, and the time
  * cap starts when a job's worker starts.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PROJECT_ROOT, RUNS_BUILT } from '../../paths.js';
 import { fromData, parseError, type ParseError } from './errors.js';
 import type { Job, JobResult, WorkerReply } from './types.js';
 
@@ -16,9 +17,9 @@ export interface RunLimits {
   maxMemoryMb: number;
 }
 
-const BOOT = new URL('./boot.mjs', import.meta.url);
-/** worker.ts under tsx / vitest, worker.js if the server is ever compiled */
-const ENTRY = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+const BOOT = pathToFileURL(path.join(PROJECT_ROOT, 'server/ai/parse/boot.mjs'));
+/** worker.ts under tsx / vitest; the built server's own bundle of it (scripts/lib/server-build.mjs) */
+const ENTRY = pathToFileURL(path.join(PROJECT_ROOT, RUNS_BUILT ? 'build/server/parse-worker.js' : 'server/ai/parse/worker.ts')).href;
 
 const concurrency = Math.max(1, Number(process.env.PARSE_CONCURRENCY) || 2);
 let running = 0;

@@ -1,3 +1,4 @@
+// @db both — vector columns and the embed job
 /**
  * Hybrid ranking (server/ai/knowledge/embed.ts, server/ai/retrieval/search.ts) against the fake
  * OpenAI server with embeddings this test defines: a vector per "concept" (returns, shipping,

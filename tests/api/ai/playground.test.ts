@@ -1,3 +1,4 @@
+// @db once
 /**
  * `POST prompt/playground-stream`: Server-Sent Events (start, delta…, done) over the POST reply;
  * refused input is a plain envelope before any event. With no model server the built-in

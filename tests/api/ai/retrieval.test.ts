@@ -1,3 +1,4 @@
+// @db both — full-text search SQL and doc.learn jobs
 /**
  * Knowledge retrieval (server/ai/knowledge, server/ai/retrieval), document learning as a job
  * (doc.learn) and the built-in responder (server/ai/answer.ts), over real HTTP on a real database.

@@ -1,3 +1,4 @@
+// @db both — export jobs writing files into the database
 /**
  * Large learn-material exports (issue 10): past EXPORT_JOB_ROWS rows the export runs as a job
  * that writes the file into the database with progress, and the file downloads from any

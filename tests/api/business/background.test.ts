@@ -1,3 +1,4 @@
+// @db both — background work on the queue with the engine clock
 /**
  * Background work of issue 10 and the learning loop of issue 13, on a real database (PGlite, or
  * PostgreSQL with TEST_DATABASE_URL), with the engine clock under the test's control:

@@ -1,3 +1,4 @@
+// @db once
 /** Business rules beyond the per-route matrix: notifications, policy copy, lists, plan-order logs. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../jobs/until.js';

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Every business route, table-driven (cases.ts): an account without the permission gets 40003
  * and nothing is written; a validation failure gets 40001 naming the field and nothing is

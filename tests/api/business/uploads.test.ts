@@ -1,3 +1,4 @@
+// @db once
 /** Multipart uploads (learn-doc/create, douyin import-product) and the streamed export. */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

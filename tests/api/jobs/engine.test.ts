@@ -1,3 +1,4 @@
+// @db both — the queue (pg-boss) on each engine
 /**
  * The work engine on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): jobs
  * enqueued in a transaction run by themselves, once; failures retry then fail with their

@@ -1,3 +1,4 @@
+// @db both — the queue across processes (PostgreSQL only; skips on PGlite)
 /**
  * Several processes on one PostgreSQL (TEST_DATABASE_URL): an API + workers instance, a
  * worker-only process (`npm run worker`) and an API-only instance (WORKERS=0). 200 jobs run

@@ -1,3 +1,4 @@
+// @db both — the queue behind the Jobs page
 /**
  * The Jobs page's routes (server/routes/jobs.ts) on a real engine: list (filters, newest first,
  * who started it, progress), detail, cancel and retry (audited, 40009 when the state does not

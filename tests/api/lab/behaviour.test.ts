@@ -1,3 +1,4 @@
+// @db once
 /** Lab and script-management rules beyond the per-route matrix: status transitions, samples, run enqueueing, guards (runs themselves: runs.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditMaxId, expectFieldError, fingerprint } from '../business/helpers.js';

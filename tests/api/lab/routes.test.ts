@@ -1,3 +1,4 @@
+// @db once
 /**
  * Every lab and script-management route, table-driven (cases.ts): 40003 without the key and
  * nothing written; 40001 naming the field and nothing written; success with only the declared

@@ -1,3 +1,4 @@
+// @db both — scored runs as queue jobs
 /**
  * Scored runs as work-engine jobs (issues 10 and 13): a rating task over a dataset runs by
  * itself question by question, answered by the AI engine (the built-in responder when no model

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Every route of the session / config-center / operations-tools / prompt areas, table-driven
  * (cases.ts): 40003 without the key and nothing written; 40001 naming the field and nothing

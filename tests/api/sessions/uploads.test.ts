@@ -1,3 +1,4 @@
+// @db once
 /** The raw routes: s3-file upload / download / delete and the policy import (CSV), with their refusals. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';

@@ -1,3 +1,4 @@
+// @db once
 /** Call-center rules beyond plain CRUD: task transitions (40009), in-use guards. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';

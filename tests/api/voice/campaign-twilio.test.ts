@@ -1,3 +1,4 @@
+// @db both — callbacks and the line cap as transactions on the queue
 /**
  * The Twilio provider against a small local fake of Twilio's REST API (node:http, started here):
  * the create-call request is form-encoded with basic auth to the account's Calls.json, carries

@@ -1,3 +1,4 @@
+// @db both — the campaign scheduler on the queue and its locks
 /**
  * Call campaigns with the default dry-run dialer, on a controlled clock (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL): no call before the call window opens, calls when the clock enters

@@ -1,3 +1,4 @@
+// @db once
 /**
  * Every call-center route (cases.ts): an account without the key gets 40003 and nothing is
  * written; invalid input gets 40001 naming the field and nothing is written; an account holding

@@ -1,0 +1,1 @@
+export function withLockDir(lock: string, opts: { staleMs: number; done: () => boolean }, fn: () => unknown): Promise<boolean>;
