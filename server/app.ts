@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
-import { trackWrites } from './db/tracked.js';
+import { trackerOf, trackWrites } from './db/tracked.js';
+import { SESSION_TABLES } from './auth/sessions.js';
 import type { RouteDef } from './http/route.js';
 import { checkRouteAccess, registerRoutes } from './http/register.js';
 import { registerDocs } from './plugins/docs.js';
@@ -104,6 +105,13 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
       log: app.log,
     });
   app.decorate('jobs', engine);
+  // another instance ended a session or changed keys (PostgreSQL NOTIFY from the triggers of
+  // migration 0026): drop the kept session look-ups at once instead of after SESSION_CACHE_MS.
+  // On PGlite there is one process, whose own writes already drop them.
+  if ((tracked as SqlDb).listen) {
+    const stop = (tracked as SqlDb).listen!('session_grants', () => trackerOf(tracked)?.bump(SESSION_TABLES));
+    app.addHook('onClose', stop);
+  }
   if (!jobs) {
     await engine.start();
     app.addHook('onClose', async () => engine.stop());

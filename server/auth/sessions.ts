@@ -108,7 +108,11 @@ const header = (req: FastifyRequest, name: string): string => {
 
 /** What the grants of a session depend on: a write to any of these drops kept sessions. */
 export const SESSION_TABLES = ['sessions', 'accounts', 'account_roles', 'roles', 'role_permissions', 'permissions'] as const;
-/** How long a session look-up is reused when nothing was written here (bounds what other processes' writes take to be seen). */
+/**
+ * How long a session look-up is reused when nothing was written here. Other processes' writes on
+ * PostgreSQL arrive at once by NOTIFY (migration 0026, server/app.ts); this bounds the rest (a
+ * lost notification while the LISTEN connection reconnects drops every kept look-up anyway).
+ */
 export const SESSION_CACHE_MS = 5_000;
 
 interface SessionRow {
