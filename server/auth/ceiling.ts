@@ -1,10 +1,13 @@
 /**
  * The privilege ceiling: the one place that decides whether an actor may hand out, or take over,
  * permission keys. A super admin may do anything. Anyone else:
- * - grants only keys it holds itself (role create / update: the permissions added);
+ * - grants only keys it holds itself (role create / update: the permissions added), and removes
+ *   only keys it holds itself (role update: the permissions taken away — stripping a bigger
+ *   role is acting on keys it does not have);
  * - assigns only roles whose keys it holds, never a super-admin role (account create / update);
  * - manages only accounts whose keys it holds, never a super admin's (update, delete, reset
  *   password: resetting the password of a bigger account is taking its keys);
+ * - mints a service token only for records whose page keys it holds (server/routes/service-tokens.ts);
  * - never creates, edits or deletes a super-admin role, nor touches the permission tree
  *   (renaming a permission it holds to a key it lacks would hand it that key).
  * Every refusal is 40003 with a message saying which rule; registration audits it
@@ -32,23 +35,27 @@ export function keysBeyond(user: SessionUser, keys: Iterable<string>): string[] 
   return [...out].sort();
 }
 
-function assertHolds(user: SessionUser, keys: Iterable<string>, en: string, zh: string): void {
+/** Refuses (40003, naming at most five) unless the actor holds every one of `keys`. */
+export function assertHolds(user: SessionUser, keys: Iterable<string>, en: string, zh: string): void {
   const missing = keysBeyond(user, keys);
   if (missing.length === 0) return;
   const named = missing.slice(0, NAMED).join(', ') + (missing.length > NAMED ? ` (+${missing.length - NAMED})` : '');
   throw refused(`${en}: ${named}`, `${zh}：${named}`);
 }
 
+const keysOf = async (q: Queryable, permissionIds: number[]): Promise<string[]> =>
+  (await q.query<{ key: string }>(`SELECT ${KEY_SQL} AS key FROM permissions p WHERE p.id = ANY($1::int[])`, [permissionIds])).rows.map((x) => x.key);
+
 /** Role create / update: the permissions given (or added) must all be held by the actor. */
 export async function assertMayGrantPermissions(q: Queryable, user: SessionUser, permissionIds: number[]): Promise<void> {
   if (user.isSuperAdmin || permissionIds.length === 0) return;
-  const r = await q.query<{ key: string }>(`SELECT ${KEY_SQL} AS key FROM permissions p WHERE p.id = ANY($1::int[])`, [permissionIds]);
-  assertHolds(
-    user,
-    r.rows.map((x) => x.key),
-    'you cannot grant permissions you do not hold yourself',
-    '不能授予自己未拥有的权限',
-  );
+  assertHolds(user, await keysOf(q, permissionIds), 'you cannot grant permissions you do not hold yourself', '不能授予自己未拥有的权限');
+}
+
+/** Role update: the permissions taken away must all be held by the actor too. */
+export async function assertMayRemovePermissions(q: Queryable, user: SessionUser, permissionIds: number[]): Promise<void> {
+  if (user.isSuperAdmin || permissionIds.length === 0) return;
+  assertHolds(user, await keysOf(q, permissionIds), 'you cannot remove permissions you do not hold yourself', '不能移除自己未拥有的权限');
 }
 
 /** Role create / update / delete: a super-admin role (or making one) is for super admins only. */

@@ -3,7 +3,8 @@
  * API (`/api/ingest/v1/…`, docs/api.md "Ingestion API"). A token is `bct_` + 32 random bytes
  * (base64url), shown once when it is created and stored only as its SHA-256 (a 256-bit random
  * value needs no slow hash: there is nothing to guess). It carries scopes, one per kind of
- * record it may push; it is revoked, never edited.
+ * record it may push, and optionally the shops it may push to (issue 25); it is revoked, never
+ * edited.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -28,6 +29,8 @@ export interface ServiceCaller {
   id: number;
   name: string;
   scopes: string[];
+  /** the shops it may write to; null: every shop */
+  shopIds: number[] | null;
 }
 
 declare module 'fastify' {
@@ -52,15 +55,15 @@ export function bearerToken(req: FastifyRequest): string | null {
 export async function authenticateService(db: Queryable, req: FastifyRequest): Promise<ServiceCaller | null> {
   const token = bearerToken(req);
   if (!token) return null;
-  const r = await db.query<ServiceCaller & { stale: boolean }>(
-    `SELECT id, name, scopes, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+  const r = await db.query<Omit<ServiceCaller, 'shopIds'> & { shop_ids: number[] | null; stale: boolean }>(
+    `SELECT id, name, scopes, shop_ids, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
        FROM service_token WHERE token_hash = $1 AND revoked_at IS NULL`,
     [sha256(token)],
   );
   const row = r.rows[0];
   if (!row) return null;
   if (row.stale) await db.query('UPDATE service_token SET last_used_at = now() WHERE id = $1', [row.id]);
-  return { id: row.id, name: row.name, scopes: row.scopes };
+  return { id: row.id, name: row.name, scopes: row.scopes, shopIds: row.shop_ids };
 }
 
 /** How a token appears as the actor of an audit row (it is no account). */

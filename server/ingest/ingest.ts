@@ -329,9 +329,11 @@ export interface BatchOutcome {
 
 /**
  * Checks and stores each record in order, each inside a savepoint: a record that still fails
- * in the database is rejected alone (its partial writes undone), never the batch.
+ * in the database is rejected alone (its partial writes undone), never the batch. `shopIds`: the
+ * calling token's shops (a record of another shop is rejected on `shop_id`); null: every shop.
  */
-export async function ingestBatch(q: Queryable, kind: IngestKind, records: unknown[]): Promise<BatchOutcome> {
+export async function ingestBatch(q: Queryable, kind: IngestKind, records: unknown[], opts: { shopIds?: number[] | null } = {}): Promise<BatchOutcome> {
+  const allowed = opts.shopIds ? new Set(opts.shopIds) : null;
   const validate = validatorOf(kind);
   const results: RecordResult[] = [];
   // the shops the batch names, in one look-up
@@ -354,6 +356,11 @@ export async function ingestBatch(q: Queryable, kind: IngestKind, records: unkno
     const rec = r as Rec;
     if (!shops.has(rec.shop_id as number)) {
       reject([{ field: 'shop_id', message: 'no such shop / 店铺不存在' }]);
+      continue;
+    }
+    // a token limited to shops writes to those only
+    if (allowed && !allowed.has(rec.shop_id as number)) {
+      reject([{ field: 'shop_id', message: 'this service token may not write to this shop / 该服务令牌无权写入此店铺' }]);
       continue;
     }
     await q.query('SAVEPOINT ingest_record');

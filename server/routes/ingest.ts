@@ -58,8 +58,8 @@ export const routes: RouteDef[] = defineRoutes(
     }),
     reply,
     async handler(ctx) {
-      const out = await ingestBatch(ctx.db, k, ctx.body.records);
       const token = ctx.req.serviceToken;
+      const out = await ingestBatch(ctx.db, k, ctx.body.records, { shopIds: token?.shopIds ?? null });
       await ctx.audit({
         action: 'ingest',
         resource: 'ingest',

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
-import { assertMayGrantPermissions, assertMayManageRole } from '../auth/ceiling.js';
+import { assertMayGrantPermissions, assertMayManageRole, assertMayRemovePermissions } from '../auth/ceiling.js';
 import { Keys, assertIdsExist, assertSuperAdminRemains } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
@@ -149,6 +149,8 @@ export const routes = defineRoutes([
       if (ctx.body.permission_ids) {
         const added = ctx.body.permission_ids.filter((id) => !before.permission_ids.includes(id));
         await assertMayGrantPermissions(ctx.db, user, added);
+        const removed = before.permission_ids.filter((id) => !ctx.body.permission_ids!.includes(id));
+        await assertMayRemovePermissions(ctx.db, user, removed);
         await assertIdsExist(ctx.db, 'permissions', ctx.body.permission_ids, 'permission');
       }
       const name = ctx.body.name?.trim() ?? before.name;

@@ -5,11 +5,15 @@
  * never edited or shown again. Creation and revocation are audited (without the token).
  */
 import { Type } from '@sinclair/typebox';
-import { conflict, notFound } from '../http/errors.js';
+import { assertHolds } from '../auth/ceiling.js';
+import { conflict, invalid, notFound } from '../http/errors.js';
+import { K } from '../resources/keys.js';
+import { SK } from '../resources/sessions/keys.js';
+import { VK } from '../resources/voice/keys.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route, type RouteContext, type RouteDef } from '../http/route.js';
 import { StringEnum } from '../http/typebox.js';
-import { INGEST_SCOPES, newServiceToken, tokenHint } from '../auth/service-tokens.js';
+import { INGEST_SCOPES, newServiceToken, tokenHint, type IngestScope } from '../auth/service-tokens.js';
 import { sha256 } from '../auth/tokens.js';
 
 /** Flattened keys (src/contract/permission-manifest.ts). */
@@ -19,6 +23,20 @@ export const ServiceTokenKeys = {
   revoke: 'admin_center.admin.service_token.delete',
 } as const;
 
+/**
+ * The page key of the records each scope writes (issue 25): minting a token is handing out that
+ * power, so the actor must hold the key of every scope it grants (the privilege ceiling,
+ * server/auth/ceiling.ts) — a super admin holds them all.
+ */
+export const SCOPE_KEYS: Record<IngestScope, string> = {
+  sessions: SK.chat,
+  mails: SK.mail,
+  orders: K.order,
+  feedback: SK.feedback,
+  tickets: K.material,
+  call_logs: VK.log,
+};
+
 const row = {
   type: 'object',
   properties: {
@@ -26,6 +44,7 @@ const row = {
     name: { type: 'string' },
     token_hint: { type: 'string', description: 'the first 8 characters, to tell tokens apart (never usable)' },
     scopes: { type: 'array', items: { type: 'string', enum: [...INGEST_SCOPES] } },
+    shop_ids: { type: ['array', 'null'], items: { type: 'integer' }, description: 'the shops it may write to; null: every shop' },
     state: { type: 'string', enum: ['active', 'revoked'] },
     created_by: { type: ['integer', 'null'] },
     created_by_name: { type: ['string', 'null'] },
@@ -36,7 +55,7 @@ const row = {
   },
 };
 
-const COLS = `t.id, t.name, t.token_hint, t.scopes, CASE WHEN t.revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state,
+const COLS = `t.id, t.name, t.token_hint, t.scopes, t.shop_ids, CASE WHEN t.revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state,
   t.created_by, c.name AS created_by_name, t.created_at, t.last_used_at, t.revoked_at, r.name AS revoked_by_name`;
 const FROM = 'FROM service_token t LEFT JOIN accounts c ON c.id = t.created_by LEFT JOIN accounts r ON r.id = t.revoked_by';
 
@@ -69,23 +88,33 @@ export const routes: RouteDef[] = defineRoutes([
     method: 'POST',
     path: 'service-token/create',
     access: { permission: ServiceTokenKeys.create },
-    summary: 'Creates a service token with its scopes; the reply holds the token (bct_…) — the only time it is shown',
+    summary:
+      'Creates a service token with its scopes, optionally limited to shops (shop_ids; none: every shop); the actor must hold the page key of every scope it grants (40003). The reply holds the token (bct_…) — the only time it is shown',
     body: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
       scopes: Type.Array(StringEnum(INGEST_SCOPES), { minItems: 1, uniqueItems: true }),
+      shop_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 1000, uniqueItems: true })),
     }),
     reply: { type: 'object', properties: { ...row.properties, token: { type: 'string', description: 'shown once: store it now' } } },
     async handler(ctx) {
       const token = newServiceToken();
       const name = ctx.body.name.trim();
       const scopes = INGEST_SCOPES.filter((x) => ctx.body.scopes.includes(x));
+      // the ceiling: a token writes what its scopes' pages show; no more than the actor may see
+      assertHolds(ctx.user!, scopes.map((x) => SCOPE_KEYS[x]), 'you cannot mint a token for records you cannot see yourself', '不能为自己无权查看的记录创建令牌');
+      const shopIds = ctx.body.shop_ids ? [...ctx.body.shop_ids].sort((a, b) => a - b) : null;
+      if (shopIds) {
+        const found = (await ctx.db.query<{ id: number }>('SELECT id FROM shop WHERE id = ANY($1::int[])', [shopIds])).rows.map((x) => x.id);
+        const missing = shopIds.filter((x) => !found.includes(x));
+        if (missing.length) throw invalid([{ field: 'shop_ids', message: `no such shop: ${missing.slice(0, 5).join(', ')} / 店铺不存在：${missing.slice(0, 5).join(', ')}` }]);
+      }
       const r = await ctx.db.query<{ id: number }>(
-        'INSERT INTO service_token (name, token_hash, token_hint, scopes, created_by) VALUES ($1, $2, $3, $4::text[], $5) RETURNING id',
-        [name, sha256(token), tokenHint(token), scopes, ctx.user?.id ?? null],
+        'INSERT INTO service_token (name, token_hash, token_hint, scopes, shop_ids, created_by) VALUES ($1, $2, $3, $4::text[], $5::int[], $6) RETURNING id',
+        [name, sha256(token), tokenHint(token), scopes, shopIds, ctx.user?.id ?? null],
       );
       const id = r.rows[0].id;
       // the audit row names the token by id, name and hint; never the token
-      await ctx.audit({ action: 'create', resource: 'service_token', targetId: id, after: { name, scopes, hint: tokenHint(token) } });
+      await ctx.audit({ action: 'create', resource: 'service_token', targetId: id, after: { name, scopes, shop_ids: shopIds, hint: tokenHint(token) } });
       return { ...((await one(ctx, id)) as object), token };
     },
   }),
