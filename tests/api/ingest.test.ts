@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPE_KEYS } from '../../server/routes/service-tokens.js';
 import { startServer, type ApiClient, type ApiResponse, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -104,7 +105,8 @@ describe('service tokens (admin page)', () => {
     const other = await s.loginWithKeys(['admin_center.admin.job']);
     expect((await other.get('service-token/list')).body.code).toBe(40003);
 
-    const creator = await s.loginWithKeys([K.page, K.create]);
+    // minting a tickets token needs the key of the page tickets land on (the ceiling, issue 25)
+    const creator = await s.loginWithKeys([K.page, K.create, SCOPE_KEYS.tickets]);
     const made = await creator.post('service-token/create', { name: 'by creator', scopes: ['tickets'] });
     expect(made.body.code).toBe(10000);
     expect((await creator.post('service-token/revoke', { id: made.body.data.id })).body.code).toBe(40003);
