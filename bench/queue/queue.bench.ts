@@ -1,7 +1,11 @@
 /**
  * The work engine's queue (server/jobs): no-op jobs per second and enqueue → start latency,
  * on PGlite (a fresh data dir) and, with DATABASE_URL, on PostgreSQL (a fresh schema). The
- * engine runs in this process with its default concurrency, as `npm start` runs it.
+ * engine runs in this process with its default concurrency, as `npm start` runs it. On
+ * PostgreSQL also (issue 20): pg-boss alone on the same database in the same run (no work_job
+ * row, a no-op handler, 8 at once: the baseline of `queue.postgres.vs-pgboss`), and the
+ * enqueue → start latency of jobs enqueued by an API-only engine (concurrency 0) while another
+ * engine works — the worker learns of them only through LISTEN/NOTIFY or its poll.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +15,7 @@ import { migrate } from '../../server/db/migrate.js';
 import { openPg } from '../../server/db/pg.js';
 import { openPglite } from '../../server/db/pglite.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
+import { createBoss } from '../../server/jobs/boss.js';
 import { JobEngine } from '../../server/jobs/engine.js';
 import { noopKind } from '../../server/jobs/noop.js';
 import type { Figure, Suite, SuiteContext } from '../lib/result.js';
@@ -80,6 +85,63 @@ async function measure(t: Target, ctx: SuiteContext): Promise<{ rate: number; p5
   }
 }
 
+/**
+ * pg-boss alone on the same database and pool, no work_job row, a no-op handler, 8 at once, in
+ * its two natural shapes: 8 loops of fetch one → complete, and one loop of fetch 8 → complete
+ * them together. Each drains `n` jobs; the faster one is the baseline (jobs/s from the first fetch).
+ */
+async function pgbossAlone(t: Target, n: number): Promise<number> {
+  const { boss, detach } = createBoss(t.db, { schema: `${t.bossSchema}_alone`, supervise: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  const drain = async (loops: number, batchSize: number): Promise<number> => {
+    await boss.insert(Array.from({ length: n }, () => ({ name: 'alone', data: { tag: 'rate' } })));
+    const t0 = performance.now();
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: loops }, async () => {
+        for (;;) {
+          const jobs = await boss.fetch<{ tag: string }>('alone', { batchSize });
+          if (!jobs.length) return;
+          await boss.complete('alone', jobs.map((j) => j.id));
+          done += jobs.length;
+        }
+      }),
+    );
+    return done / ((performance.now() - t0) / 1000);
+  };
+  try {
+    await boss.createQueue('alone');
+    return Math.max(await drain(8, 1), await drain(1, 8));
+  } finally {
+    await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+    detach();
+  }
+}
+
+/** enqueue → start of jobs enqueued by an API-only engine while a worker engine (8 at once) waits for work */
+async function remoteStart(t: Target, m: number): Promise<{ p50: number | null; p99: number | null }> {
+  const api = new JobEngine({ db: t.db, kinds: [noopKind], concurrency: 0, bossSchema: t.bossSchema });
+  const worker = new JobEngine({ db: t.db, kinds: [noopKind], concurrency: 8, bossSchema: t.bossSchema });
+  await api.start();
+  await worker.start();
+  try {
+    for (let i = 0; i < m; i++) {
+      await t.db.tx((q) => api.enqueue(q, 'system.noop', { tag: 'remote' }));
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    while ((await doneCount(t.db, 'remote')) < m) await new Promise((r) => setTimeout(r, 20));
+    const lat = await t.db.query<{ ms: number }>(
+      `SELECT (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms FROM work_job WHERE data->>'tag' = 'remote'`,
+    );
+    const ms = lat.rows.map((r) => Number(r.ms));
+    return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+  } finally {
+    await worker.stop();
+    await api.stop();
+  }
+}
+
 export const queueSuite: Suite = {
   id: 'queue',
   title: 'work engine queue (no-op jobs)',
@@ -111,6 +173,37 @@ export const queueSuite: Suite = {
           },
           { id: `queue.${t.driver}.start-p99`, label: `enqueue → start, p99 (${t.driver})`, unit: 'ms', value: round(r.p99) },
         );
+        if (onPg) {
+          ctx.log('queue on postgres: pg-boss alone, and jobs enqueued by an API-only engine…');
+          const alone = await pgbossAlone(t, r.n);
+          const remote = await remoteStart(t, ctx.smoke ? 20 : 200);
+          figures.push(
+            {
+              id: 'queue.postgres.vs-pgboss',
+              label: `no-op jobs per second, ${r.n} queued, 8 at once: the engine ÷ pg-boss alone (no work_job row; the faster of 8 × fetch 1 and 1 × fetch 8)`,
+              unit: 'jobs/s',
+              value: round(r.rate),
+              baseline: round(alone),
+              baselineLabel: 'pg-boss alone',
+              ratio: alone > 0 ? Math.round((r.rate / alone) * 100) / 100 : null,
+              goal: { op: '>=', value: 0.95, on: 'ratio' },
+            },
+            {
+              id: 'queue.postgres.remote-start-p50',
+              label: 'enqueue on an API-only engine → start on an idle worker, p50 (LISTEN/NOTIFY)',
+              unit: 'ms',
+              value: round(remote.p50),
+              goal: { op: '<=', value: 100, on: 'value' },
+            },
+            {
+              id: 'queue.postgres.remote-start-p99',
+              label: 'enqueue on an API-only engine → start on an idle worker, p99',
+              unit: 'ms',
+              value: round(remote.p99),
+              goal: { op: '<=', value: 500, on: 'value' },
+            },
+          );
+        }
       } finally {
         await t.db.close();
         await t.cleanup();
