@@ -40,8 +40,11 @@ if (full) {
 const vitestJson = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${path.join(OUT, `${name}.json`)}`];
 
 /**
- * name, npm args, cores it keeps busy, steps it needs, extra env, runner whose file times it
- * writes. The API and browser steps need the build: their servers run build/server and dist/.
+ * name, npm args, cores it keeps busy, steps it needs (to have passed), steps it waits for (to
+ * have ended, whatever their result), extra env, runner whose file times it writes. The API and
+ * browser steps need the build: their servers run build/server and dist/. Soak and bench run
+ * last: each is a load of its own, and the bench's figures are ratios that mean most on a quiet
+ * machine.
  */
 const steps = [
   { name: 'schemas:check', args: ['run', 'schemas:check'], cores: 1 },
@@ -60,11 +63,12 @@ const steps = [
 ];
 if (pg) steps.push({ name: 'api (PostgreSQL)', args: ['run', 'test:api', '--', ...vitestJson('api-postgres')], cores: 2, needs: ['build'], runner: 'api-postgres' });
 steps.push({ name: 'e2e (Chromium)', args: ['run', 'test:e2e'], cores: 2, needs: ['build'], runner: 'e2e' });
+const last = { needs: ['build'], after: steps.filter((s) => s.name.startsWith('api') || s.name.startsWith('e2e')).map((s) => s.name) };
 if (!flag('--no-soak')) {
-  steps.push(full ? { name: 'soak (10 min)', args: ['run', 'soak'], cores: 2, needs: ['build'] } : { name: 'soak (60 s)', args: ['run', 'soak', '--', '--minutes', '1'], cores: 2, needs: ['build'] });
+  steps.push(full ? { name: 'soak (10 min)', args: ['run', 'soak'], cores: 2, ...last } : { name: 'soak (60 s)', args: ['run', 'soak', '--', '--minutes', '1'], cores: 2, ...last });
 }
 if (!flag('--no-bench')) {
-  steps.push(full ? { name: 'bench (full)', args: ['run', 'bench'], cores: 2, needs: ['build'] } : { name: 'bench smoke', args: ['run', 'bench', '--', '--smoke'], cores: 1, needs: ['build'] });
+  steps.push(full ? { name: 'bench (full)', args: ['run', 'bench'], cores: 2, ...last } : { name: 'bench smoke', args: ['run', 'bench', '--', '--smoke'], cores: 2, ...last });
 }
 
 const only = argv.filter((a) => !a.startsWith('--'));
@@ -81,7 +85,10 @@ const logName = (name) => path.join(LOGS, `${name.replace(/[^\w.-]+/g, '_')}.log
 const stamp = () => `${((Date.now() - runStarted) / 1000).toFixed(0).padStart(5)} s`;
 
 function ready(s) {
-  return (s.needs ?? []).every((n) => !state.has(n) || state.get(n) === 'passed');
+  return (
+    (s.needs ?? []).every((n) => !state.has(n) || state.get(n) === 'passed') &&
+    (s.after ?? []).every((n) => !state.has(n) || !['waiting', 'running'].includes(state.get(n)))
+  );
 }
 function blocked(s) {
   return (s.needs ?? []).some((n) => state.has(n) && ['failed', 'skipped'].includes(state.get(n)));
