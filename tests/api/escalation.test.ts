@@ -132,7 +132,8 @@ describe('role create / update beyond the ceiling', () => {
     expectRefused(await actor.post('role/update', { id: superRoleId, name: 'mine now' }), /super-admin role/);
     expectRefused(await actor.post('role/delete', { id: superRoleId }), /super-admin role/);
     expect(await keysOf(actor)).toEqual(before);
-    // removing keys, or editing a bigger role without adding to it, gains nothing and is allowed
+    // renaming a bigger role without touching its keys gains nothing and is allowed (taking keys it
+    // lacks away from a bigger role is refused: tests/api/ceiling-completed.test.ts)
     const renamed = await actor.post('role/update', { id: bigRoleId, name: 'Big text role (renamed)' });
     expect(renamed.body.code, renamed.body.msg).toBe(10000);
   });
