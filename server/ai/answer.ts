@@ -52,6 +52,12 @@ export interface AnswerResult {
   tokens: { prompt: number; completion: number } | null;
   /** why a model was asked for and the built-in responder answered (gateway missing, models failed) */
   note?: string;
+  /**
+   * A model was asked for and did not answer (the gateway is missing, every server failed or
+   * timed out): why. The text is then a stand-in (the configured fallback reply or the built-in
+   * responder's), which a scored run must not judge as the model's answer.
+   */
+  modelFailed?: string;
 }
 
 /** The label of every built-in answer. */
@@ -224,7 +230,10 @@ export function fillPrompt(template: string, v: { shop: string; knowledge: strin
 
 async function withModel(db: Queryable, input: AnswerInput, serverId: number | null, template: string | null, started: number): Promise<AnswerResult> {
   const gw = await loadGateway();
-  if (!gw) return builtin(db, input, started, 'the model gateway is not available; answered by the built-in responder / 模型网关不可用，由内置检索应答回答');
+  if (!gw) {
+    const r = await builtin(db, input, started, 'the model gateway is not available; answered by the built-in responder / 模型网关不可用，由内置检索应答回答');
+    return { ...r, modelFailed: 'the model gateway is not available / 模型网关不可用' };
+  }
   const res = await searchKnowledge(db, { query: input.question, shopId: input.shopId ?? null, channel: input.channel ?? null, ...MODEL_CONTEXT });
   const shop = input.shopId ? (await db.query<{ name: string }>(`SELECT name FROM shop WHERE id = $1`, [input.shopId])).rows[0]?.name ?? '' : '';
   const relevant = res.hits.filter((h) => isRelevant(h, res.terms) || h === res.hits[0]);
@@ -243,8 +252,10 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
   });
   input.signal?.throwIfAborted();
   if (r.outcome === 'no_model') return builtin(db, input, started);
+  const why = (r.error ?? '').slice(0, 500) || 'no reply / 无回复';
   if (r.outcome === 'failed') {
-    return builtin(db, input, started, `every model failed (${(r.error ?? '').slice(0, 200)}); answered by the built-in responder / 模型调用失败，由内置检索应答回答`);
+    const b = await builtin(db, input, started, `every model failed (${why.slice(0, 200)}); answered by the built-in responder / 模型调用失败，由内置检索应答回答`);
+    return { ...b, modelFailed: why };
   }
   return {
     text: r.text,
@@ -253,7 +264,7 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
     citations: r.outcome === 'ok' ? relevant.map(citationOf) : [],
     latencyMs: Date.now() - started,
     tokens: { prompt: r.usage.prompt_tokens, completion: r.usage.completion_tokens },
-    ...(r.outcome === 'fallback' ? { note: `every model failed; the configured fallback reply was sent / 模型均失败，已发送兜底回复` } : {}),
+    ...(r.outcome === 'fallback' ? { note: `every model failed; the configured fallback reply was sent / 模型均失败，已发送兜底回复`, modelFailed: why } : {}),
   };
 }
 

@@ -89,6 +89,8 @@ interface Answered {
   latencyMs: number;
   tokens: { prompt: number; completion: number } | null;
   error: string;
+  /** the model was asked for and failed: the output is a stand-in (fallback reply, built-in answer), never scored */
+  modelFailed: boolean;
 }
 
 /** What answers and how it is scored: the task's settings, read once per run. */
@@ -101,6 +103,12 @@ export interface RunSetup {
   codes: ExitCodeInfo[];
   judge: JudgeSetup;
 }
+
+/** The result's reason when the model failed and a stand-in answered in its place. */
+export const modelFailure = (why: string, fallbackReply: boolean): string =>
+  fallbackReply
+    ? `the model call failed (${why}); the fallback reply was not scored / 模型调用失败（${why}），兜底回复不计分`
+    : `the model call failed (${why}); the built-in answer was not scored / 模型调用失败（${why}），内置应答不计分`;
 
 /** One question answered (a failing answer is tried twice, then its error is the result). */
 async function answerOnce(db: Queryable, setup: RunSetup, question: string, signal?: AbortSignal): Promise<Answered> {
@@ -117,13 +125,17 @@ async function answerOnce(db: Queryable, setup: RunSetup, question: string, sign
         channel: 'chat',
         signal,
       });
-      // `note`: a model was asked for but the built-in responder answered, and why
-      return { output: a.text, responder: a.responder, model: a.model, citations: a.citations, latencyMs: a.latencyMs, tokens: a.tokens, error: a.note ?? '' };
+      // `modelFailed`: the model failed and a stand-in answered (the fallback reply, the built-in
+      // responder) — the question failed with the model's reason; `note` otherwise says why the
+      // built-in responder answered
+      const base = { output: a.text, responder: a.responder, model: a.model, citations: a.citations, latencyMs: a.latencyMs, tokens: a.tokens };
+      if (a.modelFailed) return { ...base, error: modelFailure(a.modelFailed, a.model === 'fallback reply'), modelFailed: true };
+      return { ...base, error: a.note ?? '', modelFailed: false };
     } catch (err) {
       if (signal?.aborted) throw err;
       lastError = String((err as Error)?.message ?? err).slice(0, 1000);
       if (attempt < ANSWER_TRIES) await new Promise((r) => setTimeout(r, 1000));
-      else return { output: '', responder: '', model: '', citations: [], latencyMs: Date.now() - started, tokens: null, error: lastError };
+      else return { output: '', responder: '', model: '', citations: [], latencyMs: Date.now() - started, tokens: null, error: lastError, modelFailed: false };
     }
   }
   throw new Error('unreachable');
@@ -144,8 +156,9 @@ export const RESULT_COLUMNS =
 /** Answers one sample and scores it: the values of its result row (RESULT_COLUMNS). */
 export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, signal?: AbortSignal): Promise<ResultValues> {
   const a = await answerOnce(db, setup, s.input, signal);
-  const failed = a.error !== '' && a.responder === '';
-  const { exitCode, text } = failed ? { exitCode: null, text: '' } : exitCodeOf({ text: a.output, responder: a.responder, citations: a.citations }, setup.codes);
+  // no answer at all, or a stand-in for a model that failed: a failure with its reason, never scored
+  const failed = (a.error !== '' && a.responder === '') || a.modelFailed;
+  const { exitCode, text } = failed ? { exitCode: null, text: a.output } : exitCodeOf({ text: a.output, responder: a.responder, citations: a.citations }, setup.codes);
   const scored = failed
     ? { score: s.expected.trim() ? 0 : null, passed: false, scores: [], judgeTokens: 0 }
     : await scoreAnswer({ question: s.input, expected: s.expected, answer: unlabelled(text), exitCode, threshold: setup.threshold, judge: setup.judge, signal });

@@ -287,3 +287,40 @@ describe('experiment (training) tasks', () => {
     expect(job.rows[0]).toMatchObject({ state: 'done', result: { trained: false } });
   }, 30_000);
 });
+
+describe('a model call that fails is a failed question, never a scored answer', () => {
+  /** a model server nothing listens on: every call is refused at once */
+  async function refusedServer(name: string): Promise<number> {
+    const net = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    return (await admin.ok('POST', 'config/model-server/create', { name, model: 'gone-1', endpoint: `http://127.0.0.1:${port}/v1`, timeout_ms: 3000 })).id;
+  }
+
+  it('the built-in answer standing in for a failed model, and the fallback reply, fail with the reason', async () => {
+    const broken = await refusedServer('Refused stand-in');
+    // expected answers the stand-in texts would pass: the built-in answer contains RIGHT[0], the fallback reply is exact
+    const fallbackText = 'A colleague will reply to you shortly.';
+    const first = await task(await dataset([{ input: QUESTIONS[0], expected: RIGHT[0] }]), { model_server_id: broken });
+    await statusIs(first.id, 'finished');
+    const [a] = await results(first.id);
+    expect(a).toMatchObject({ passed: false, score: 0, responder: 'builtin', exit_code: null, scores: [] });
+    expect(a.output).toContain(RIGHT[0]); // what the customer would have got is kept, not scored
+    expect(a.error).toContain('the model call failed');
+    expect(a.error).toContain('Refused stand-in');
+    expect((await detail(first.id)).passed).toBe(0);
+
+    await admin.ok('POST', 'config/fallback/create', { shop_id: shopId, channel: 'chat', reply: fallbackText });
+    const second = await task(await dataset([{ input: QUESTIONS[1], expected: fallbackText }]), { model_server_id: broken });
+    await statusIs(second.id, 'finished');
+    const [b] = await results(second.id);
+    expect(b).toMatchObject({ passed: false, score: 0, output: fallbackText, model: 'fallback reply', exit_code: null, scores: [] });
+    expect(b.error).toContain('the fallback reply was not scored');
+    expect(b.error).toContain('Refused stand-in');
+    expect((await detail(second.id)).passed).toBe(0);
+  }, 60_000);
+});
