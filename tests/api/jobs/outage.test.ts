@@ -89,7 +89,14 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
     expect(await states()).not.toHaveProperty('done', JOBS);
     proxy.restore();
 
-    for (const p of procs) await until(() => readyStatus(p), (s) => s === 200, 30_000);
+    const back = Date.now();
+    for (const p of procs) {
+      await until(() => readyStatus(p), (s) => s === 200 || p.child.exitCode !== null, 60_000).catch((err: Error) => {
+        throw new Error(`${err.message}; not ready ${Date.now() - back} ms after the database came back:\n${p.output().slice(-4000)}`);
+      });
+      expect(p.child.exitCode, `a process exited when the database came back:\n${p.output().slice(-4000)}`).toBeNull();
+    }
+    const readyAfter = Date.now() - back;
     const end = await until(states, (s) => (s.done ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === JOBS, 120_000);
     expect(end).toEqual({ done: JOBS });
     for (const p of procs) expect(p.child.exitCode, p.output().slice(-3000)).toBeNull();
@@ -120,7 +127,7 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
     const list = await admin.ok('GET', 'job/list', { kind: 'system.noop', page_size: 50 });
     expect(list.list.find((j: { id: number }) => j.id === interrupted[0].id)).toMatchObject({ interruptions: interrupted[0].interruptions });
     console.log(
-      `outage ${OUTAGE_MS / 1000} s: ${JOBS} jobs done once each; ${interrupted.length} interrupted (${interrupted.reduce((a, j) => a + j.interruptions, 0)} interruptions), no attempt spent`,
+      `outage ${OUTAGE_MS / 1000} s: both processes ready ${readyAfter} ms after the database came back; ${JOBS} jobs done once each; ${interrupted.length} interrupted (${interrupted.reduce((a, j) => a + j.interruptions, 0)} interruptions), no attempt spent`,
     );
   }, 300_000);
 });
