@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.js';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { pause, type Clock } from './clock.js';
-import { JobCancelled, PermanentJobError, type Enqueue, type JobContext, type JobKind } from './types.js';
+import { JobCancelled, JobInterrupted, PermanentJobError, type Enqueue, type JobContext, type JobKind } from './types.js';
 
 interface ClaimedRow {
   id: number;
@@ -43,13 +43,6 @@ const errText = (err: unknown): string => String((err as Error)?.message ?? err)
 class JobLost extends Error {
   constructor() {
     super('the job was taken over by another worker / 任务已由其他进程接手');
-  }
-}
-
-/** The process is stopping: the job ends at this step and is handed over. */
-class JobInterrupted extends Error {
-  constructor() {
-    super('the process is stopping / 进程正在停止');
   }
 }
 

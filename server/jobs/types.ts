@@ -11,6 +11,17 @@ export class JobCancelled extends Error {
   }
 }
 
+/**
+ * Thrown by `ctx.progress()` / `ctx.checkpoint()` when the process is stopping (SIGTERM): the
+ * job ends at this step and is handed over — not a failure of the job (no attempt spent), so a
+ * kind's own error handling should leave its records as they are.
+ */
+export class JobInterrupted extends Error {
+  constructor() {
+    super('the process is stopping / 进程正在停止');
+  }
+}
+
 /** A failure that retrying cannot fix (bad input, missing row): the job fails at once. */
 export class PermanentJobError extends Error {}
 

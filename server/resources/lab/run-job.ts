@@ -13,7 +13,8 @@ import { writeAudit } from '../../auth/audit.js';
 import { BUILTIN_LABEL, answerQuestion } from '../../ai/answer.js';
 import { exitCodeOf, scoreAnswer, type ExitCodeInfo, type JudgeSetup } from '../../ai/scoring/index.js';
 import { judgeSetup } from '../../ai/scoring/judge-setup.js';
-import { JobCancelled, PermanentJobError, type JobContext, type JobKind } from '../../jobs/types.js';
+import { databaseUnavailable } from '../../db/unavailable.js';
+import { JobCancelled, JobInterrupted, PermanentJobError, type JobContext, type JobKind } from '../../jobs/types.js';
 import type { Sample } from './samples.js';
 import { LEASE_LIVE, RUN_AREAS, RUN_KIND, isRunTable, runTitle, type RunArea, type RunJobData } from './run-start.js';
 
@@ -264,7 +265,8 @@ async function run(ctx: JobContext<RunJobData>): Promise<unknown> {
     if (err instanceof JobCancelled || ctx.signal.reason instanceof JobCancelled) {
       // cancelled on the Jobs page: the task pauses (start resumes it)
       await db.query(`UPDATE ${table} SET status = 'pausing', run_job_id = NULL, updated_at = now() WHERE id = $1 AND status = 'running' AND run_job_id = $2`, [taskId, me]);
-    } else if (!ctx.signal.aborted) {
+    } else if (!ctx.signal.aborted && !(err instanceof JobInterrupted) && !databaseUnavailable(err)) {
+      // (a stop or a database outage is not the run's error: the job is handed over and goes on)
       await db.query(`UPDATE ${table} SET run_error = $3 WHERE id = $1 AND run_job_id = $2`, [taskId, me, String((err as Error)?.message ?? err).slice(0, 2000)]);
     }
     throw err;
