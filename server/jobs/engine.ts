@@ -35,6 +35,8 @@ const STALE_SECONDS = 15;
  */
 const SWEEP_AFTER_MS = STALE_SECONDS * 1000 + 2 * HEARTBEAT_MS;
 const POLL_SECONDS = 1;
+/** a delivery fetched this long ago whose job is still queued was fetched by a process that died before claiming it */
+const UNCLAIMED_SECONDS = 30;
 /** SIGTERM: running jobs finish the step they are in for this long, then their signal fires */
 const GRACE_MS = 5_000;
 /** a job interrupted this often (crashes, kills, outages) fails: something in it may kill its process */
@@ -75,6 +77,8 @@ export class JobEngine {
   private readonly channel: string;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly pollMs: number;
+  /** pg-boss's job table (its deliveries), quoted */
+  private readonly bossTable: string;
   private saturated = false;
   private started = false;
   private stopped = false;
@@ -90,6 +94,7 @@ export class JobEngine {
     this.boss.on('error', (err: Error) => this.log.warn({ err: err.message }, 'queue error'));
     this.channel = `work_${opts.bossSchema ?? 'pgboss'}`.slice(0, 63);
     this.pollMs = Math.max(0.05, opts.pollSeconds || POLL_SECONDS) * 1000;
+    this.bossTable = `"${(opts.bossSchema ?? 'pgboss').replace(/"/g, '""')}".job`;
   }
 
   get running(): boolean {
@@ -377,9 +382,26 @@ export class JobEngine {
   /**
    * Running jobs of workers that are gone (no row in work_worker: stopped, or judged gone by a
    * sweep) are queued again at once as interrupted: the attempt they were on is given back.
+   * Queued jobs whose delivery was fetched long ago but never claimed (the process that fetched
+   * it died in between: pg-boss would hold it 'active' until its expiry, minutes) get a new
+   * delivery; the old one, if it ever comes, finds another boss id and does nothing.
    */
   private async recover(): Promise<void> {
     const { db } = this.opts;
+    const unclaimed = await db.query<{ id: number; kind: string; max_attempts: number; boss_id: string }>(
+      `SELECT w.id, w.kind, w.max_attempts, w.boss_id FROM work_job w JOIN ${this.bossTable} b ON b.id = w.boss_id
+        WHERE w.state = 'queued' AND b.state = 'active' AND b.started_on < now() - make_interval(secs => $1) LIMIT 100`,
+      [UNCLAIMED_SECONDS],
+    );
+    for (const j of unclaimed.rows) {
+      const k = this.kinds.get(j.kind);
+      if (!k) continue;
+      await db.tx(async (q) => {
+        const r = await q.query(`UPDATE work_job SET updated_at = now() WHERE id = $1 AND state = 'queued' AND boss_id = $2 RETURNING id`, [j.id, j.boss_id]);
+        if (r.rows.length) await this.sendWork(q, j.id, k, j.max_attempts);
+      });
+      this.log.info({ job: j.id, kind: j.kind }, 'unclaimed job delivered again');
+    }
     const lost = await db.query<{ id: number; kind: string }>(
       `SELECT id, kind FROM work_job
         WHERE state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker)) LIMIT 100`,

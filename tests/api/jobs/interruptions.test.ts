@@ -5,7 +5,8 @@
  * counted as an interruption, none spends the attempt, every job ends done with its effect
  * written once. SIGTERM hands the running jobs over before the process exits (they are queued
  * again, not left 'running' for a recovery to find). The PGlite single-process case is
- * crash-learn.test.ts.
+ * crash-learn.test.ts. And a job whose delivery was fetched by a process that died before it
+ * claimed the job is delivered again (it used to wait for pg-boss's expiry, 15 minutes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPg } from '../../../server/db/pg.js';
@@ -93,4 +94,21 @@ describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () 
     expect(procs.filter((p) => p.child.exitCode !== null && p.child.signalCode === null && p.child.exitCode !== 0)).toEqual([]);
     console.log(`rolling restarts: ${JOBS} jobs done, ${total} interruptions, no attempt spent`);
   }, 300_000);
+
+  it('a job fetched by a process that died before claiming it is delivered again', async () => {
+    // as a kill -9 between pg-boss's fetch and the claim leaves it: the delivery 'active' for
+    // minutes (until pg-boss's expiry) while the job is still queued
+    const { id } = await db.tx(async (q) => {
+      const job = await sender.enqueue(q, 'system.noop', { marker: 'unclaimed' });
+      await q.query(
+        `UPDATE "${pg.env.JOBS_SCHEMA}".job SET state = 'active', started_on = now() - interval '1 minute'
+          WHERE id = (SELECT boss_id FROM work_job WHERE id = $1)`,
+        [job.id],
+      );
+      return job;
+    });
+    const done = await until(async () => (await rows([id])).rows[0], (j) => j.state === 'done', 60_000);
+    expect(done).toMatchObject({ attempts: 1, interruptions: 0 });
+    expect((await db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'unclaimed'`)).rows).toHaveLength(1);
+  }, 90_000);
 });
