@@ -7,18 +7,14 @@
  * come from a stand-in model server in this process (about 15 ms each), so the run lasts some
  * seconds whatever the machine; the built-in responder alone answers 300 questions in a blink.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient, ADMIN_EMAIL } from '../harness.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import { spawnServer, type ServerProcess } from '../process.js';
 import { until } from '../jobs/until.js';
 import { startModelStandIn, type ModelStandIn } from './model-standin.js';
+import { BACKENDS, freshDatabase, signIn as signInWith } from './process-runs.js';
 
 const PASSWORD = 'runs-crash-password';
 const N = 300;
-const pgUrl = process.env.TEST_DATABASE_URL;
 
 const POLICIES: Array<[string, string]> = [
   ['Returns', 'Unworn items can be returned within 30 days of delivery for a full refund.'],
@@ -31,20 +27,9 @@ const QUESTIONS: Array<[string, string]> = [
   ['可以开发票吗？', '可以开具电子发票，请在订单详情页点击申请发票。'],
 ];
 
-async function signIn(url: string): Promise<ApiClient> {
-  const c = new ApiClient(url);
-  const r = await c.post('user/login', { email: ADMIN_EMAIL, password: PASSWORD });
-  if (r.body.code !== 10000) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
-  return c;
-}
+const signIn = (url: string) => signInWith(url, PASSWORD);
 
-const backends: Array<[string, boolean]> = [
-  // each engine's case runs in its own step (docs/testing.md): the PGlite case in the PGlite run
-  ['PGlite', !pgUrl],
-  ['PostgreSQL', !!pgUrl],
-];
-
-describe.each(backends)('a run killed with -9 on %s', (_name, enabled) => {
+describe.each(BACKENDS)('a run killed with -9 on %s', (_name, enabled) => {
   const procs: ServerProcess[] = [];
   let cleanup: () => Promise<void> = async () => undefined;
   let model: ModelStandIn | null = null;
@@ -58,16 +43,9 @@ describe.each(backends)('a run killed with -9 on %s', (_name, enabled) => {
   it.skipIf(!enabled)(
     'finishes after a restart with one result row per question',
     async () => {
-      let env: Record<string, string>;
-      if (_name === 'PGlite') {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-crash-'));
-        env = { DATA_DIR: dir };
-        cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-      } else {
-        const pg = await pgSchemaEnv(pgUrl!);
-        env = pg.env;
-        cleanup = () => pg.drop();
-      }
+      const fresh = await freshDatabase(_name, 'runs-crash-');
+      let env = fresh.env;
+      cleanup = () => fresh.cleanup();
       env = { ...env, ADMIN_PASSWORD: PASSWORD, WORKERS: '2' };
       procs.push(await spawnServer(env));
       let c = await signIn(procs[0].url);

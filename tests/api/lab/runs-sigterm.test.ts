@@ -6,33 +6,17 @@
  * from the next question: every question is asked of the model once — none twice, since the
  * stop let the one in flight finish — and each has one result row.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient, ADMIN_EMAIL } from '../harness.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import { spawnServer, type ServerProcess } from '../process.js';
 import { until } from '../jobs/until.js';
 import { startModelStandIn, type ModelStandIn } from './model-standin.js';
+import { BACKENDS, freshDatabase, signIn as signInWith } from './process-runs.js';
 
 const PASSWORD = 'runs-sigterm-password';
 const N = 80;
-const pgUrl = process.env.TEST_DATABASE_URL;
+const signIn = (url: string) => signInWith(url, PASSWORD);
 
-async function signIn(url: string): Promise<ApiClient> {
-  const c = new ApiClient(url);
-  const r = await c.post('user/login', { email: ADMIN_EMAIL, password: PASSWORD });
-  if (r.body.code !== 10000) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
-  return c;
-}
-
-const backends: Array<[string, boolean]> = [
-  // each engine's case runs in its own step (docs/testing.md): the PGlite case in the PGlite run
-  ['PGlite', !pgUrl],
-  ['PostgreSQL', !!pgUrl],
-];
-
-describe.each(backends)('SIGTERM during a run on %s', (name, enabled) => {
+describe.each(BACKENDS)('SIGTERM during a run on %s', (name, enabled) => {
   const procs: ServerProcess[] = [];
   let cleanup: () => Promise<void> = async () => undefined;
   let model: ModelStandIn | null = null;
@@ -46,18 +30,10 @@ describe.each(backends)('SIGTERM during a run on %s', (name, enabled) => {
   it.skipIf(!enabled)(
     'hands the run over without spending an attempt; after the restart every question is asked once',
     async () => {
-      let env: Record<string, string>;
-      if (name === 'PGlite') {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-sigterm-'));
-        env = { DATA_DIR: dir };
-        cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-      } else {
-        const pg = await pgSchemaEnv(pgUrl!);
-        env = pg.env;
-        cleanup = () => pg.drop();
-      }
+      const fresh = await freshDatabase(name, 'runs-sigterm-');
+      cleanup = () => fresh.cleanup();
       // the stand-in model listens on 127.0.0.1: a private address the server calls only when allowed
-      env = { ...env, ADMIN_PASSWORD: PASSWORD, WORKERS: '2', OUTBOUND_ALLOW_PRIVATE: '1' };
+      const env = { ...fresh.env, ADMIN_PASSWORD: PASSWORD, WORKERS: '2', OUTBOUND_ALLOW_PRIVATE: '1' };
       model = await startModelStandIn(20);
       procs.push(await spawnServer(env));
       let c = await signIn(procs[0].url);
