@@ -40,8 +40,10 @@ function push(out: string[], word: string): void {
  * Tokens of `text`, in order. A Chinese word of several characters also yields its characters
  * (after the word): the dictionary splits 几天 / 2-4天 or 支付宝 / 支付 differently depending on
  * the context, and the characters still meet; BM25 weighs the rarer whole word higher.
+ * `chars: false`: the words alone (what a question asks about, server/ai/knowledge/lexicon.ts).
  */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, opts: { chars?: boolean } = {}): string[] {
+  const chars = opts.chars ?? true;
   const out: string[] = [];
   if (!text) return out;
   for (const m of text.normalize('NFKC').toLowerCase().matchAll(RUN)) {
@@ -52,7 +54,7 @@ export function tokenize(text: string): string[] {
     for (const s of seg.segment(m[1])) {
       if (!s.isWordLike || ZH_STOP.has(s.segment)) continue;
       out.push(s.segment);
-      if (s.segment.length > 1) for (const ch of s.segment) if (!ZH_STOP.has(ch)) out.push(ch);
+      if (chars && s.segment.length > 1) for (const ch of s.segment) if (!ZH_STOP.has(ch)) out.push(ch);
     }
   }
   return out;

@@ -16,6 +16,7 @@ import { Id } from '../../resources/engine/schemas.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
 import { K } from '../../resources/keys.js';
 import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
+import { coverage } from '../knowledge/lexicon.js';
 import { searchKnowledge } from './search.js';
 
 export const HIT_TEST_KEY = 'intelligent_text.text.learn.policy_management.hit_test';
@@ -46,6 +47,7 @@ const hitSchema = {
     fused: { type: ['number', 'null'] },
     matched: { type: 'integer' },
     matched_terms: { type: 'string' },
+    coverage: { type: 'number' },
   },
 };
 const replySchema = {
@@ -53,6 +55,7 @@ const replySchema = {
   properties: {
     query: { type: 'string' },
     terms: { type: 'array', items: { type: 'string' } },
+    expanded_terms: { type: 'array', items: { type: 'string' } },
     filters: {
       type: 'object',
       properties: {
@@ -111,6 +114,11 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
     ranking: b.ranking ?? 'auto',
     log: ctx.req.log,
   });
+  const concepts = r.expansion.concepts;
+  const conceptsOf = (h: { title: string; text: string }) => {
+    const c = coverage(concepts, `${h.title}\n${h.text}`);
+    return { coverage: r3(c), matched_terms: `${Math.round(c * concepts.length)} / ${concepts.length}` };
+  };
   const list = r.hits.map((h, i) => ({
     rank: i + 1,
     ...h,
@@ -118,12 +126,14 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
     bm25: h.bm25 === null ? null : r3(h.bm25),
     similarity: h.similarity === null ? null : r3(h.similarity),
     fused: h.fused === null ? null : r6(h.fused),
-    matched_terms: `${h.matched} / ${r.terms.length}`,
+    // the question's concepts the chunk has (lexicon.ts), which decide whether the built-in responder answers from it
+    ...conceptsOf(h),
   }));
   const embeddings = r.embeddings && { server_id: r.embeddings.serverId, server: r.embeddings.server, model: r.embeddings.model };
   return {
     query: b.query,
     terms: r.terms,
+    expanded_terms: r.expansion.added.filter(([, w]) => w >= 0.5).map(([t]) => t),
     filters,
     scope: r.scope,
     ranking: r.ranking,

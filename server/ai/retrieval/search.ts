@@ -18,6 +18,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { embed } from '../gateway/embed-test.js';
 import { embeddingServer, normalize } from '../knowledge/embed.js';
 import { SOURCE_TYPES, syncKnowledge, type SourceType } from '../knowledge/index.js';
+import { expandQuery, type Expansion } from '../knowledge/lexicon.js';
 import { tokenize } from '../knowledge/segment.js';
 
 export interface SearchFilters {
@@ -71,6 +72,8 @@ export interface Hit {
 export interface SearchResult {
   /** the query's words as searched */
   terms: string[];
+  /** the words the lexicon added (searched at EXPANSION_WEIGHT) and the question's concepts */
+  expansion: Expansion;
   hits: Hit[];
   /** chunks the filters allow (BM25's N) */
   scope: number;
@@ -131,24 +134,39 @@ function filterSql(f: SearchFilters, params: unknown[]): string {
 /** The distinct words of a query, as they are indexed. */
 export const queryTerms = (query: string): string[] => [...new Set(tokenize(query))];
 
+/** A word the lexicon added to a question (server/ai/knowledge/lexicon.ts) weighs this much of one of its own. */
+export const EXPANSION_WEIGHT = 0.6;
+interface Weighted {
+  term: string;
+  weight: number;
+  /** a group of the lexicon counts once per chunk (its best word) */
+  group: string;
+}
+
 type Bm25Row = Omit<Hit, 'bm25' | 'similarity' | 'fused'>;
 
 /**
  * BM25 over the filtered chunks: at most `perSource` chunks of a source, the best `limit`, ordered
  * by score. `scope` is 0 when nothing matched.
  */
-async function bm25(db: Queryable | Db, terms: string[], f: SearchFilters, perSource: number, limit: number): Promise<{ rows: Bm25Row[]; scope: number }> {
-  const params: unknown[] = [terms.join(' ')];
+async function bm25(db: Queryable | Db, terms: Weighted[], f: SearchFilters, perSource: number, limit: number): Promise<{ rows: Bm25Row[]; scope: number }> {
+  const params: unknown[] = [terms.map((t) => t.term), terms.map((t) => t.weight), terms.map((t) => t.group)];
   const where = filterSql(f, params);
   params.push(perSource, limit);
   const pPer = params.length - 1;
   const pLimit = params.length;
-  // q: the query's lexemes exactly as to_tsvector makes them (the same 'simple' parser as the index)
+  // qw: the query's lexemes exactly as to_tsvector makes them (the same 'simple' parser as the
+  // index), each with its weight (1 the question's own words, less a word the lexicon added)
   const r = await db.query<Bm25Row & { scope: number }>(
-    `WITH q AS (
+    `WITH qw AS (
+       SELECT u.lexeme, max(t.w)::float8 AS w, min(t.g) AS g
+         FROM unnest($1::text[], $2::float8[], $3::text[]) AS t(term, w, g) CROSS JOIN LATERAL unnest(to_tsvector('simple', t.term)) u
+        GROUP BY u.lexeme
+     ),
+     q AS (
        SELECT array_agg(lexeme) AS lx,
               array_to_string(array_agg(quote_literal(lexeme)), ' | ')::tsquery AS tq
-         FROM unnest(to_tsvector('simple', $1::text))
+         FROM qw
      ),
      m AS (
        SELECT c.id, c.tokens AS dl, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
@@ -156,13 +174,15 @@ async function bm25(db: Queryable | Db, terms: string[], f: SearchFilters, perSo
         WHERE c.tsv @@ q.tq AND u.lexeme = ANY(q.lx) AND ${where}
      ),
      st AS (SELECT count(*)::float8 AS n, greatest(avg(c.tokens), 1)::float8 AS avgdl FROM knowledge_chunk c WHERE ${where}),
-     df AS (SELECT lexeme, ln(1 + (st.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf FROM m CROSS JOIN st GROUP BY lexeme, st.n),
-     s AS (
-       SELECT m.id, count(*)::int AS matched, max(df.idf)::float8 AS best_idf,
-              sum(df.idf * m.tf * ${K1 + 1} / (m.tf + ${K1} * (${1 - B} + ${B} * m.dl / st.avgdl)))::float8 AS score
-         FROM m JOIN df USING (lexeme) CROSS JOIN st
-        GROUP BY m.id
+     df AS (SELECT m.lexeme, qw.w * ln(1 + (st.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+              FROM m JOIN qw USING (lexeme) CROSS JOIN st GROUP BY m.lexeme, qw.w, st.n),
+     pg AS (
+       SELECT m.id, qw.g, count(*) AS n, max(df.idf) AS bi,
+              max(df.idf * m.tf * ${K1 + 1} / (m.tf + ${K1} * (${1 - B} + ${B} * m.dl / st.avgdl))) AS part
+         FROM m JOIN df USING (lexeme) JOIN qw USING (lexeme) CROSS JOIN st
+        GROUP BY m.id, qw.g
      ),
+     s AS (SELECT id, sum(n)::int AS matched, max(bi)::float8 AS best_idf, sum(part)::float8 AS score FROM pg GROUP BY id),
      ranked AS (
        SELECT c.id::int AS id, c.shop_id, c.channel, c.source_type, c.source_id, c.policy_type, c.title, c.chunk_index, c.text,
               s.score, s.matched, s.best_idf,
@@ -256,7 +276,13 @@ const byFused = (a: Hit, b: Hit) =>
 export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
   const t0 = performance.now();
   if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
-  const terms = queryTerms(o.query).slice(0, 64);
+  const expansion = expandQuery(o.query);
+  const terms = expansion.terms.slice(0, 64);
+  const grp = (t: string) => expansion.group.get(t) ?? t;
+  const weighted: Weighted[] = [
+    ...terms.map((term) => ({ term, weight: 1, group: grp(term) })),
+    ...expansion.added.slice(0, 128).map(([term, w]) => ({ term, weight: w * EXPANSION_WEIGHT, group: grp(term) })),
+  ];
   const limit = Math.min(Math.max(o.limit ?? 5, 1), 100);
   const perSource = Math.max(o.perSource ?? 1, 1);
   const qv: QueryVector = o.ranking === 'bm25' ? { ok: false, note: 'BM25 alone was asked for / 指定仅用 BM25' } : await questionVector(db, o.query, o.log);
@@ -268,15 +294,15 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
     note = `${counts.embedded} chunks with vectors in scope, more than an exact scan takes (${VECTOR_SCAN_MAX}); narrow the filters (a shop) / 范围内向量过多，请按店铺筛选`;
   }
   if (!qv.ok || note) {
-    if (!terms.length) return { terms, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
-    const r = await bm25(db, terms, o, perSource, limit);
+    if (!weighted.length) return { terms, expansion, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
+    const r = await bm25(db, weighted, o, perSource, limit);
     const hits = r.rows.map((h) => ({ ...h, bm25: h.score, similarity: null, fused: null }));
-    return { terms, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
+    return { terms, expansion, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
   }
 
   // hybrid: both lists chunk by chunk (no per-source cut yet), fused, then cut per source and to the limit
   const depth = Math.max(RRF_DEPTH, Math.min(limit * perSource, 500));
-  const lexical = terms.length ? await bm25(db, terms, o, Number.MAX_SAFE_INTEGER, depth) : { rows: [], scope: 0 };
+  const lexical = weighted.length ? await bm25(db, weighted, o, Number.MAX_SAFE_INTEGER, depth) : { rows: [], scope: 0 };
   const vec = await vectorRanks(db, qv.vector, qv.key, o, depth, lexical.rows.map((h) => h.id));
   const byId = new Map<number, Hit>();
   lexical.rows.forEach((h, i) => byId.set(h.id, { ...h, bm25: h.score, similarity: null, fused: 1 / (RRF_K + i + 1) }));
@@ -312,6 +338,7 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
   }
   return {
     terms,
+    expansion,
     hits,
     scope: counts!.scope,
     tookMs: performance.now() - t0,

@@ -30,8 +30,11 @@ let shopA: number;
 let shopB: number;
 let serverId: number;
 
-/** no word of it is in the knowledge; its vector is the returns concept */
-const SEND_BACK = 'Can I send my purchase back?';
+/**
+ * no word of it is in the knowledge, nor one the lexicon adds (server/ai/knowledge/lexicon.ts:
+ * "send back" and "purchase" would find the return policy by BM25); its vector is the returns concept
+ */
+const SEND_BACK = 'Can I send my jumper back?';
 
 const hitTest = (body: Record<string, unknown>) => admin.ok<any>('POST', 'knowledge/hit-test', body);
 
