@@ -5,7 +5,7 @@
  * so the run does not end waiting on one long file. Each file is its own `node --test` process
  * with its own server on its own copy of the template and its own Chromium; its output is
  * printed whole when it ends (no interleaving), with its wall time. No retries: a failure is a
- * failure. Writes test-results/e2e.json ({ file, seconds, ok }[]) for the timing table.
+ * failure. Writes test-results/e2e.json ({ file, seconds, ok, failure? }[]) for the timing table.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ interface Result {
   file: string;
   seconds: number;
   ok: boolean;
+  /** a failed file's own summary (node:test's "failing tests" part, or its last lines) */
+  failure?: string;
 }
 const results: Result[] = [];
 const queue = byDuration('e2e', files);
@@ -40,11 +42,18 @@ function runFile(file: string): Promise<Result> {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => {
-      const r = { file, seconds: (Date.now() - started) / 1000, ok: code === 0 };
+      const r: Result = { file, seconds: (Date.now() - started) / 1000, ok: code === 0 };
+      if (!r.ok) r.failure = failureOf(out);
       process.stdout.write(`\n── ${r.ok ? '✔' : '✘'} ${file} (${r.seconds.toFixed(1)} s)\n${out}`);
       resolve(r);
     });
   });
+}
+
+function failureOf(out: string): string {
+  const at = out.lastIndexOf('✖ failing tests:');
+  const part = at >= 0 ? out.slice(at) : out.split('\n').slice(-40).join('\n');
+  return part.length > 6000 ? `${part.slice(0, 6000)}\n…` : part;
 }
 
 async function lane(): Promise<void> {

@@ -104,15 +104,17 @@ function start(s) {
   const child = spawn('npm', s.args, { env: { ...process.env, ...s.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
-  running.set(s.name, { child, cores: s.cores });
+  running.set(s.name, { child, cores: s.cores, step: s });
   return new Promise((resolve) => {
     child.on('close', (code) => {
       log.end(() => {
         running.delete(s.name);
         const ok = code === 0;
+        // a step ended by stopAll (another step failed) did not fail by itself
+        const stopped = !ok && s.stoppedByUs;
         state.set(s.name, ok ? 'passed' : 'failed');
         const seconds = (Date.now() - started) / 1000;
-        rows.push({ name: s.name, ok, seconds, runner: s.runner });
+        rows.push({ name: s.name, ok, stopped, seconds, runner: s.runner });
         process.stdout.write(`\n${'─'.repeat(100)}\n${stamp()} ${ok ? '✔' : '✘'} ${s.name} (${seconds.toFixed(1)} s): output (${path.relative(ROOT, file)})\n${'─'.repeat(100)}\n`);
         process.stdout.write(readFileSync(file, 'utf8'));
         if (!ok && !flag('--keep-going')) stopAll();
@@ -125,6 +127,7 @@ function start(s) {
 function stopAll() {
   stopping = true;
   for (const [, r] of running) {
+    r.step.stoppedByUs = true;
     try {
       process.kill(-r.child.pid, 'SIGTERM');
     } catch {
@@ -174,6 +177,30 @@ function fileTimes(runner) {
   return out;
 }
 
+/**
+ * The failed tests of a failed step, with their messages, for the end of the output: a CI log is
+ * often read from its tail, and the step's whole output is far above it.
+ */
+function failuresOf(r) {
+  const head = `### ${r.name}`;
+  const f = r.runner && path.join(OUT, `${r.runner}.json`);
+  if (!f || !existsSync(f)) return [head, '', `(no report: see ${path.relative(ROOT, logName(r.name))})`, ''];
+  const data = JSON.parse(readFileSync(f, 'utf8'));
+  const out = [head, ''];
+  const cap = (t) => (t.length > 3000 ? `${t.slice(0, 3000)}\n…` : t);
+  if (Array.isArray(data)) {
+    for (const x of data.filter((x) => !x.ok)) out.push(`- ${x.file}`, '', '```', cap(x.failure ?? ''), '```', '');
+  } else {
+    for (const t of data.testResults ?? []) {
+      const file = path.relative(ROOT, t.name);
+      const bad = (t.assertionResults ?? []).filter((a) => a.status === 'failed');
+      if (t.status === 'failed' && !bad.length) out.push(`- ${file}`, '', '```', cap(t.message ?? ''), '```', '');
+      for (const a of bad) out.push(`- ${file} › ${a.fullName}`, '', '```', cap((a.failureMessages ?? []).join('\n')), '```', '');
+    }
+  }
+  return out;
+}
+
 const total = (Date.now() - runStarted) / 1000;
 const failed = rows.filter((r) => !r.ok);
 const skipped = chosen.filter((s) => state.get(s.name) === 'skipped');
@@ -182,7 +209,7 @@ const lines = [
   '',
   '| step | result | seconds |',
   '| --- | --- | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.ok ? 'passed' : 'FAILED'} | ${r.seconds.toFixed(1)} |`),
+  ...rows.map((r) => `| ${r.name} | ${r.ok ? 'passed' : r.stopped ? 'stopped (another step failed)' : 'FAILED'} | ${r.seconds.toFixed(1)} |`),
   ...skipped.map((s) => `| ${s.name} | not run | |`),
   `| **wall clock** | ${failed.length || skipped.length ? 'FAILED' : 'passed'} | ${total.toFixed(1)} |`,
 ];
@@ -195,6 +222,8 @@ for (const r of rows) {
   for (const [file, t] of times.slice(0, 10)) lines.push(`- ${t.toFixed(1)} s  ${file}`);
   record[r.runner] = Object.fromEntries(times.map(([f, t]) => [f, Math.round(t * 10) / 10]));
 }
+const failures = rows.filter((r) => !r.ok && !r.stopped).flatMap((r) => failuresOf(r));
+if (failures.length) lines.push('', '## what failed', '', ...failures);
 const table = lines.join('\n') + '\n';
 writeFileSync(path.join(OUT, 'timings.md'), table);
 if (flag('--record')) writeFileSync(DURATIONS_FILE, JSON.stringify(record, null, 2) + '\n');
