@@ -10,9 +10,10 @@
  * again whenever another schema or a locale file (src/locales) changes, so adding the missing
  * form or i18n key lets it in. A deleted file is dropped; what still refers to it shows as a
  * standing problem. The client polls `schema/list` in dev mode and reloads a page whose hash
- * changed.
+ * changed. The folders are watched one by one (./tree-watch.ts), so a save renamed over the old
+ * file (editors, `sed -i`), a folder deleted and made again or a branch switch never stop it.
  */
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FRAGMENTS_DIR } from './expand.js';
@@ -20,6 +21,7 @@ import type { MetaValidators } from './meta.js';
 import { formatProblem, sortProblems, type SchemaProblem } from './problems.js';
 import type { SchemaStore } from './store.js';
 import { notifyPermissionTree, reloadPermissionLocales } from './permission-tree.js';
+import { watchTree, type TreeWatch } from './tree-watch.js';
 import { SCHEMA_DIRS, checkUnique, validateFile, type ParsedSchema } from './validate.js';
 import { PROJECT_ROOT, projectInputs, referenceChecks, type WatchChecks } from './watch-checks.js';
 
@@ -80,7 +82,7 @@ export function watchSchemas(
   let queue: Promise<void> = Promise.resolve();
   let pending = 0;
   let closed = false;
-  const watchers: FSWatcher[] = [];
+  const watchers: TreeWatch[] = [];
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
 
   /** refused edits by file: the problems each would add */
@@ -229,10 +231,9 @@ export function watchSchemas(
     );
   };
 
+  // one watch per folder, following renames, deletions and re-creations (./tree-watch.ts)
   const startWatch = (dir: string, on: (name: string | null) => void) => {
-    const w = watch(dir, { recursive: true }, (_event, name) => on(name));
-    w.on('error', (err) => log.error(`watch of ${dir} failed: ${String(err)}`));
-    watchers.push(w);
+    watchers.push(watchTree(dir, { onFile: (abs) => on(path.relative(dir, abs)), onError: (m) => log.error(m) }));
   };
 
   startWatch(schemasDir, onSchemaChange);
