@@ -61,7 +61,7 @@ export interface JobContext<D = Record<string, unknown>> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds kinds of every data type
 export interface JobKind<D = any> {
-  /** e.g. `doc.learn`; also the i18n key `jobs.kind.<kind>` */
+  /** e.g. `doc.learn`; a value of schemas/enums/job_kind.json, which holds its label */
   kind: string;
   /** default title (English / 中文) when the enqueuer gives none */
   title?(data: D): string;

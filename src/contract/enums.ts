@@ -39,6 +39,7 @@ export const ENUM_IDS = [
   'feedback_handle_status',
   'feedback_status',
   'form_mode',
+  'job_kind',
   'knowledge_source_type',
   'learn_material_status',
   'learn_todo_kind',
