@@ -268,7 +268,9 @@ export async function campaignTick({ db, now, enqueue, signal }: { db: Db; now()
     for (const t of claimed.rows) {
       const job = await enqueue(q, CAMPAIGN_KIND, { taskId: Number(t.id) }, {
         ref: { type: 'call_task', id: Number(t.id) },
-        title: `Call campaign "${t.name}" / 外呼任务「${t.name}」`,
+        // one round of dialling: the campaign goes on in later rounds, so a round that ends "done"
+        // short of the total is not the campaign being done (the Jobs page draws it grey)
+        title: `Call campaign "${t.name}", a round of dialling / 外呼任务「${t.name}」，一轮拨号`,
         createdBy: null,
       });
       await q.query(`UPDATE call_task SET lease_job = $2 WHERE id = $1`, [t.id, job.id]);
@@ -358,7 +360,7 @@ const release = (db: Db, taskId: number, jobId: number) =>
 
 export const campaignKind: JobKind<{ taskId: number }> = {
   kind: CAMPAIGN_KIND,
-  title: (d) => `Call campaign #${d.taskId} / 外呼任务 #${d.taskId}`,
+  title: (d) => `Call campaign #${d.taskId}, a round of dialling / 外呼任务 #${d.taskId}，一轮拨号`,
   maxAttempts: 2,
   retryDelaySeconds: 2,
   timeoutSeconds: 600,

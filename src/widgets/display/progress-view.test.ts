@@ -28,5 +28,8 @@ describe('progressView', () => {
     expect(progressView(10, { status: 0 }, { statusKey: 'status', activeValues: ['0'] })?.status).toBe('active');
     // done with an unknown total is full
     expect(progressView(undefined, { state: 'done', d: 0, t: 0 }, { ...o, doneKey: 'd', totalKey: 't' })?.percent).toBe(100);
+    // a finished run short of its total is not green (a campaign slice ended at 0 / 3)
+    expect(progressView(undefined, { state: 'done', d: 0, t: 3 }, { ...o, doneKey: 'd', totalKey: 't' })).toEqual({ percent: 0, text: '0 / 3', status: 'normal' });
+    expect(progressView(undefined, { state: 'done', d: 3, t: 3 }, { ...o, doneKey: 'd', totalKey: 't' })?.status).toBe('success');
   });
 });

@@ -55,7 +55,10 @@ export function progressView(value: unknown, record: Record<string, unknown> | u
     const d = Math.max(0, done ?? 0);
     const t = Math.max(0, total ?? 0);
     const percent = t > 0 ? clamp((d * 100) / t) : kind === 'success' ? 100 : 0;
-    return { percent, text: t > 0 ? `${d} / ${t}` : `${d}`, status: kind };
+    // a finished run short of its total (a campaign's slice that ended while calls go on in a
+    // later one) is not drawn as the work being done: no green bar at 0 / 3
+    const status = kind === 'success' && t > 0 && d < t ? 'normal' : kind;
+    return { percent, text: t > 0 ? `${d} / ${t}` : `${d}`, status };
   }
   const n = num(value);
   if (n === null) return null;
