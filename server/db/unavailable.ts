@@ -18,6 +18,9 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
+const DRIVER_MESSAGES =
+  /(^|: )(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|terminating connection due to administrator command)/;
+
 /**
  * The database cannot be reached (refused, reset, shut down, starting up, too many connections):
  * an infrastructure fault that passes, never the fault of the request or the job that met it.
@@ -26,13 +29,11 @@ export function databaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown };
   if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  // node-postgres, when a connection dies under a query or cannot be made in time
-  if (
-    typeof e.message === 'string' &&
-    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/.test(e.message)
-  ) {
-    return true;
-  }
+  // node-postgres, when a connection dies under a query or cannot be made in time — also inside
+  // the message of an error that wrapped it without a cause ("indexing failed: Connection
+  // terminated unexpectedly"), so a job that re-throws its own error spends no attempt on an outage
+  if (typeof e.message === 'string' && DRIVER_MESSAGES.test(e.message)) return true;
+  if (err instanceof AggregateError && err.errors.some((x) => x !== err && databaseUnavailable(x))) return true;
   return e.cause !== undefined && e.cause !== err ? databaseUnavailable(e.cause) : false;
 }
 

@@ -26,6 +26,12 @@ describe('databaseUnavailable', () => {
     expect(databaseUnavailable(new Error('planned failure 1'))).toBe(false);
     expect(databaseUnavailable(null)).toBe(false);
     expect(databaseUnavailable('Connection terminated')).toBe(false);
+    // wrapped by a job without a cause, or inside an AggregateError (Promise.any, pools)
+    expect(databaseUnavailable(new Error('indexing document 7 failed: Connection terminated unexpectedly'))).toBe(true);
+    expect(databaseUnavailable(new AggregateError([new Error('x'), Object.assign(new Error('gone'), { code: '57P01' })]))).toBe(true);
+    expect(databaseUnavailable(new AggregateError([new Error('x')]))).toBe(false);
+    // a customer's text that merely mentions the words, mid-sentence, is not a driver error
+    expect(databaseUnavailable(new Error('reply says Connection terminated by the shop'))).toBe(false);
   });
 });
 
