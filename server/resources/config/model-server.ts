@@ -44,6 +44,8 @@ export const modelServer: ResourceDef = {
     max_concurrency: F.int(1, 10000),
     supports_vision: F.bool(),
     supports_embeddings: F.bool(),
+    /** the server offers the OpenAI fine-tuning API: lab experiment tasks can train on it (docs/integrations.md "Trainer") */
+    supports_fine_tuning: F.bool(),
     embedding_model: F.str(100),
     enabled: F.bool(),
     remark: F.str(500),

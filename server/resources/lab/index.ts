@@ -3,6 +3,7 @@ import type { ResourceDef } from '../engine/types.js';
 import { labRole, labRoleAllRoute, labUser } from './lab-account.js';
 import { comment, conversation } from './lab-content.js';
 import { labDataset, trainTask } from './lab-train.js';
+import { trainEvent } from './trainer-routes.js';
 import { exitCode, ratingDataset, textDataset } from './text-dataset.js';
 import { assistantOptionsRoute, modelServerOptionsRoute, ratingTask, shopOptionsRoute, testTask } from './text-task.js';
 
@@ -11,5 +12,5 @@ testTask.actions = [...(testTask.actions ?? []), assistantOptionsRoute, modelSer
 labRole.actions = [...(labRole.actions ?? []), labRoleAllRoute];
 
 export const LAB_RESOURCES: ResourceDef[] = [
-  exitCode, textDataset, ratingDataset, testTask, ratingTask, labDataset, trainTask, conversation, comment, labRole, labUser,
+  exitCode, textDataset, ratingDataset, testTask, ratingTask, labDataset, trainTask, trainEvent, conversation, comment, labRole, labUser,
 ];
