@@ -28,6 +28,7 @@ import { configureSecrets, secretSettings } from './ai/secrets.js';
 import { configureOutbound } from './http/outbound.js';
 import { registerJsonParser } from './http/json-shape.js';
 import { registerTelephony } from './voice/callback.js';
+import { registerShopifyWebhooks } from './resources/shopify/webhook.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,6 +141,8 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   registerRoutes(app, tracked, list);
   // the telephony provider's signed status callback (public, form-encoded: server/voice/callback.ts)
   await registerTelephony(app, tracked);
+  // Shopify's signed webhooks (public, raw JSON body: server/resources/shopify/webhook.ts)
+  await registerShopifyWebhooks(app, tracked);
   await registerStatic(app, config.staticDir);
   return app;
 }

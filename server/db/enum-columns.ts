@@ -12,6 +12,7 @@ export const ENUM_COLUMNS: Partial<Record<EnumId, readonly string[]>> = {
   account_status: ['accounts.status'],
   ai_status: ['shop.ai_status'],
   authorize_status: ['shop.authorize_status'],
+  call_result: ['call_log.result', 'call_target.result'],
   currency: ['plan.currency', 'plan_order.currency'],
   doc_learn_status: ['learn_doc.status'],
   env: ['shop.env'],

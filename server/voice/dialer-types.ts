@@ -5,7 +5,7 @@
 import type { DialerName } from './config.js';
 
 /** Spec section 4: 1 success, 2 failure (other), 3 failure (sensitive words), 4 failure (timeout). */
-export type CallResult = 1 | 2 | 3 | 4;
+export type CallResult = 1 | 2 | 3 | 4 | 5;
 
 export interface DialRequest {
   /** call_log id of this attempt */

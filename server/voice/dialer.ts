@@ -13,15 +13,16 @@ export type { CallResult, DialRequest, DialResult, Dialer } from './dialer-types
 export const DRY_RUN_OUTCOME = 'not dialled (dry run) / 未拨打（演练）';
 
 /**
- * The default dialer: places no call. Each attempt is recorded (marked dry run) with result 2
- * (failure, other) — nobody was called — so the campaign's redial rule and finish run as they
- * would for real, and nothing in the call log pretends a call happened.
+ * The default dialer: places no call. Each attempt is recorded (marked dry run) with result 5
+ * (dry run, not dialled — its own value, not a failure) so the campaign's redial rule and finish
+ * run as they would for a call that did not connect, and nothing in the call log pretends a call
+ * happened or failed.
  */
 export const dryRunDialer: Dialer = {
   name: 'dry-run',
   dryRun: true,
   async dial(req) {
-    return { kind: 'ended', result: 2, outcome: DRY_RUN_OUTCOME, durationSeconds: 0, providerStatus: 'dry-run', request: req };
+    return { kind: 'ended', result: 5, outcome: DRY_RUN_OUTCOME, durationSeconds: 0, providerStatus: 'dry-run', request: req };
   },
 };
 

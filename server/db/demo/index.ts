@@ -37,6 +37,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions = {}): Promise<void
   await (await import('./sessions.js')).seedSessions(db);
   await (await import('./lab.js')).seedLab(db);
   await (await import('./page-groups.js')).seedPageGroupsDemo(db);
+  // one Shopify shop connected to the built-in sandbox (issue 24, docs/integrations.md)
+  await (await import('../../shops/demo.js')).seedShopSandbox(db);
   if (opts.scale === 'large') {
     await seedLarge(db);
     // 200k policies: indexed now rather than by the tick while a bench runs

@@ -1,6 +1,9 @@
 /**
  * Sync message and log: `POST shop/sync` starts a `shop.sync` job of the work engine, whose rows
  * are the sync log (`GET shop-sync/list`, `GET shop-sync/detail`, also read by the result pages).
+ * A shop connected to its platform (server/resources/shopify) is pulled from it — Shopify's Admin
+ * API or the built-in sandbox; a shop without a connection is counted from what the ingestion API
+ * brought in, and the log says which (`source`: shopify | sandbox | ingested).
  */
 import type { Queryable } from '../../db/db.js';
 import { invalid, notFound } from '../../http/errors.js';
@@ -11,10 +14,13 @@ import { StringEnum } from '../../http/typebox.js';
 import { PermanentJobError, type JobKind } from '../../jobs/types.js';
 import { mustExist } from '../engine/refs.js';
 import { Id, idQuery } from '../engine/schemas.js';
+import { connectionRoutes, loadConnection } from '../shopify/connection.js';
+import { entitiesOf, runPlatformSync } from '../shopify/sync-job.js';
+import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shopify/sync-log.js';
 import { nint, nstr, PG } from './keys.js';
 
 export const SYNC_KIND = 'shop.sync';
-export const SYNC_SCOPES = ['messages', 'orders', 'all'] as const;
+export const SYNC_SCOPES = ['messages', 'orders', 'products', 'policies', 'all'] as const;
 type SyncScope = (typeof SYNC_SCOPES)[number];
 const SYNC_DEFAULTS: { scope: SyncScope; days: number } = { scope: 'all', days: 7 };
 interface SyncData {
@@ -26,10 +32,11 @@ interface SyncData {
 const count = async (q: Queryable, sql: string, params: unknown[]) => Number((await q.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0);
 
 /**
- * Pulls a shop's messages and / or orders of the last `days` days from its platform. The demo has
- * no platform connection: the platform's records reach this database through the ingestion API
- * (server/ingest), so the job checks the shop can be synced (it exists and has authorized the
- * platform) and counts what the window holds — the figures a pull writes through the same path.
+ * Syncs a shop. Connected to its platform (shop_connection): policies, products and orders are
+ * pulled through its adapter (server/resources/shopify/sync-job.ts: paged, throttled, resumable,
+ * incremental). Not connected: the platform's records reach this database through the ingestion
+ * API (server/ingest), so the job checks the shop can be synced (it exists and has authorized the
+ * platform) and counts what the window holds. Messages always come through the ingestion API.
  * A shop that has not authorized (or whose authorization expired) fails at once: retrying cannot help.
  */
 export const shopSyncKind: JobKind<SyncData> = {
@@ -50,9 +57,33 @@ export const shopSyncKind: JobKind<SyncData> = {
       );
     }
     const since = new Date(ctx.now().getTime() - days * 86_400_000);
-    const steps = scope === 'all' ? 2 : 1;
+    const out: Record<string, unknown> = { shop_id: shop.id, shop_name: shop.name, scope, days, since: since.toISOString(), source: 'ingested' };
+    const conn = await loadConnection(ctx.db, shopId);
+    const pulled = conn ? entitiesOf(scope) : [];
+    if (conn && pulled.length) {
+      const p = await runPlatformSync(ctx, conn, pulled);
+      const sum = (k: 'received' | 'created' | 'updated' | 'unchanged' | 'failed') => Object.values(p.counts).reduce((n, c) => n + (c?.[k] ?? 0), 0);
+      Object.assign(out, {
+        source: p.sandbox ? 'sandbox' : p.platform,
+        shop_domain: p.shop_domain,
+        counts: p.counts,
+        products: p.counts.product?.received ?? (pulled.includes('product') ? 0 : null),
+        policies: p.counts.policy?.received ?? (pulled.includes('policy') ? 0 : null),
+        orders: p.counts.order?.received ?? (pulled.includes('order') ? 0 : null),
+        created: sum('created'),
+        updated: sum('updated'),
+        unchanged: sum('unchanged'),
+        failed: sum('failed'),
+        pages: p.pages,
+        throttled: p.throttled,
+      });
+      if (scope !== 'all') return out;
+    }
+    if (scope === 'products' || scope === 'policies') {
+      throw new PermanentJobError('products and policies are pulled from a connected platform only: connect the shop first / 商品与政策只能从已连接的平台拉取，请先连接店铺');
+    }
+    const steps = scope === 'all' && out.source === 'ingested' ? 2 : 1;
     await ctx.progress(0, steps);
-    const out: Record<string, unknown> = { shop_id: shop.id, shop_name: shop.name, scope, days, since: since.toISOString() };
     let done = 0;
     if (scope !== 'orders') {
       out.chat_sessions = await count(ctx.db, `SELECT count(*)::int AS n FROM chat_session WHERE shop_id = $1 AND started_at >= $2`, [shopId, since]);
@@ -64,7 +95,7 @@ export const shopSyncKind: JobKind<SyncData> = {
       out.mail_sessions = await count(ctx.db, `SELECT count(*)::int AS n FROM mail_session WHERE shop_id = $1 AND started_at >= $2`, [shopId, since]);
       await ctx.progress(++done, steps);
     }
-    if (scope !== 'messages') {
+    if (scope !== 'messages' && out.source === 'ingested') {
       out.orders = await count(ctx.db, `SELECT count(*)::int AS n FROM shop_order WHERE shop_id = $1 AND created_at >= $2`, [shopId, since]);
       await ctx.progress(++done, steps);
     }
@@ -77,6 +108,7 @@ const SYNC_COLS = `j.id, j.ref_id::int AS shop_id, s.name AS shop_name, j.data->
   j.attempts, j.last_error,
   (j.result->>'chat_sessions')::int AS chat_sessions, (j.result->>'chat_messages')::int AS chat_messages,
   (j.result->>'mail_sessions')::int AS mail_sessions, (j.result->>'orders')::int AS orders,
+  ${PLATFORM_COLS},
   a.name AS created_by_name, j.created_at, j.started_at, j.finished_at,
   CASE WHEN j.finished_at IS NOT NULL AND j.started_at IS NOT NULL
        THEN (extract(epoch FROM j.finished_at - j.started_at) * 1000)::int END AS duration_ms`;
@@ -97,6 +129,7 @@ const syncRow = {
     chat_messages: nint,
     mail_sessions: nint,
     orders: nint,
+    ...platformProps,
     created_by_name: nstr,
     created_at: { type: 'string', format: 'date-time' },
     started_at: { type: ['string', 'null'], format: 'date-time' },
@@ -110,6 +143,8 @@ function summary(r: Record<string, unknown>): string {
   if (r.state === 'failed') return String(r.last_error || 'the sync failed / 同步失败');
   if (r.state === 'cancelled') return 'the sync was cancelled / 同步已取消';
   if (r.state !== 'done') return 'the sync is still running / 同步进行中';
+  const platform = platformSummary(r);
+  if (platform) return platform;
   const en: string[] = [];
   const zh: string[] = [];
   if (r.chat_sessions !== null && r.chat_sessions !== undefined) {
@@ -138,6 +173,8 @@ function advice(r: Record<string, unknown>): string {
 
 
 export const syncRoutes: RouteDef[] = [
+  ...connectionRoutes,
+  ...syncItemRoutes,
   route({
     method: 'POST',
     path: 'shop/sync',

@@ -23,6 +23,6 @@ export const VK = {
 /** Voice providers (the scene's voice provider, a voice's provider) and telephony carriers of numbers. */
 export const VOICE_PROVIDERS = ['azure', 'google', 'elevenlabs', 'aliyun'] as const;
 export const NUMBER_PROVIDERS = ['twilio', 'vonage', 'telnyx', 'aliyun'] as const;
-export const CALL_RESULTS = [1, 2, 3, 4] as const;
+export const CALL_RESULTS = [1, 2, 3, 4, 5] as const;
 export const PHONE_PATTERN = '^\\+?[0-9][0-9 -]{4,30}$';
 export const HHMM_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';

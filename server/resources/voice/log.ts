@@ -12,7 +12,8 @@ export const TRANSCRIPT_ITEM = {
 /**
  * Call logs (read-only: written by the call campaigns, server/voice/campaign.ts): task, caller
  * and called number, customer, duration (seconds), result code 1 success / 2 failure (other) /
- * 3 failure (sensitive words) / 4 failure (timeout) — null while the call is still dialling —,
+ * 3 failure (sensitive words) / 4 failure (timeout) / 5 dry run (not dialled) — null while the call is still
+ * dialling —,
  * recording URL, transcript, call time; and of each campaign attempt: its number (1 = first
  * call, 2 = first redial …), the dialer that placed it (`dry_run` true: no call was placed),
  * `status` dialling | ended, the outcome in words, the dial request and the provider's call id

@@ -69,7 +69,7 @@ describe('call campaign (dry-run dialer)', () => {
     await ticks(1);
     expect(await attempts(s, t.id)).toHaveLength(3);
     for (const a of first) {
-      expect(a).toMatchObject({ attempt: 1, result: 2, status: 'ended', dialer: 'dry-run', dry_run: true, outcome: DRY });
+      expect(a).toMatchObject({ attempt: 1, result: 5, status: 'ended', dialer: 'dry-run', dry_run: true, outcome: DRY });
       expect(new Date(a.called_at).getTime()).toBeGreaterThanOrEqual(Date.parse('2026-11-23T01:00:00Z'));
       // the scene's silent-inquiry settings go into the dial request
       expect(a.request.scene).toMatchObject({ silentSeconds: 7, silentTimes: 3, prologue: expect.stringContaining('Hello') });
@@ -78,7 +78,7 @@ describe('call campaign (dry-run dialer)', () => {
     expect(first.map((a) => a.callee_number).sort()).toEqual(['13800000001', '13800000002', '13800000003']);
     expect(first.find((a) => a.callee_number === '13800000001')?.request.customerName).toBe('Wang Fang');
     for (const g of await targets(s, t.id)) {
-      expect(g).toMatchObject({ state: 'waiting', attempts: 1, result: 2 });
+      expect(g).toMatchObject({ state: 'waiting', attempts: 1, result: 5 });
       const wait = new Date(g.next_at!).getTime() - Date.parse('2026-11-23T01:00:00Z');
       expect(wait).toBeGreaterThanOrEqual(30 * MIN);
       expect(wait).toBeLessThan(31 * MIN);
@@ -109,7 +109,7 @@ describe('call campaign (dry-run dialer)', () => {
     expect(detail).toMatchObject({ status: 'finished', callee_total: 3, callee_done: 3, callee_connected: 0, dialer: 'dry-run' });
     const logs = await admin.ok('GET', 'call-center/log/list', { task_id: t.id, page_size: 50 });
     expect(logs.total).toBe(9);
-    expect(logs.list.every((l: any) => l.dry_run === true && l.dialer === 'dry-run' && l.outcome === DRY && l.result === 2)).toBe(true);
+    expect(logs.list.every((l: any) => l.dry_run === true && l.dialer === 'dry-run' && l.outcome === DRY && l.result === 5)).toBe(true);
     const jobs = await s.db.query<{ state: string }>(`SELECT state FROM work_job WHERE kind = 'voice.campaign' AND ref_type = 'call_task' AND ref_id = $1`, [t.id]);
     expect(jobs.rows.length).toBeGreaterThanOrEqual(3);
     expect(jobs.rows.every((j) => j.state === 'done')).toBe(true);
