@@ -8,72 +8,61 @@
  * one instance at a time (each question asked of the stand-in model once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPg } from '../../../server/db/pg.js';
-import type { SqlDb } from '../../../server/db/sql-db.js';
-import { JobEngine } from '../../../server/jobs/engine.js';
-import { jobKinds } from '../../../server/jobs/kinds.js';
 import { ApiClient } from '../harness.js';
+import type { ServerProcess } from '../process.js';
 import { startModelStandIn, type ModelStandIn } from '../lab/model-standin.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import { openRig, runsOn, type Rig } from './rig.js';
 import { until } from './until.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
-  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
-  let db: SqlDb;
-  let sender: JobEngine;
+  let rig: Rig;
   let model: ModelStandIn;
-  const procs: ServerProcess[] = [];
+  /** API + workers, worker-only, API-only */
+  let both: ServerProcess, workerOnly: ServerProcess, apiOnly: ServerProcess;
 
   beforeAll(async () => {
-    pg = await pgSchemaEnv(pgUrl!);
-    const env = { ...pg.env, ADMIN_PASSWORD: 'instances-test-password' };
+    rig = await openRig(pgUrl!);
+    const env = { ADMIN_PASSWORD: 'instances-test-password' };
     // the first start migrates; the others start beside it
-    procs.push(await spawnServer({ ...env, WORKERS: '4' }));
-    procs.push(...(await Promise.all([spawnServer({ ...env, WORKERS: '4' }, 'server/worker.ts'), spawnServer({ ...env, WORKERS: '0' })])));
-    db = await openPg(pgUrl!, { schema: pg.schema });
-    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
-    await sender.start();
+    both = await rig.spawn({ ...env, WORKERS: '4' });
+    [workerOnly, apiOnly] = await Promise.all([rig.spawn({ ...env, WORKERS: '4' }, { entry: 'server/worker.ts' }), rig.spawn({ ...env, WORKERS: '0' })]);
+    await rig.connect();
     model = await startModelStandIn(100);
   }, 180_000);
 
   afterAll(async () => {
-    await sender?.stop();
-    await db?.close();
-    await Promise.all(procs.map((p) => p.stop().catch(() => undefined)));
-    await pg?.drop();
+    await rig?.close();
     await model?.close();
   });
 
   it('an API-only instance is ready without running workers', async () => {
-    const r = await fetch(`${procs[2].url}/readyz`);
+    const r = await fetch(`${apiOnly.url}/readyz`);
     expect(r.status).toBe(200);
     expect(((await r.json()) as { checks: Record<string, boolean> }).checks).toMatchObject({ queue: true, workers: false });
   });
 
   it('runs 200 enqueued jobs exactly once across the instances', async () => {
     const markers = Array.from({ length: 200 }, (_, i) => `once-${i}`);
-    await db.tx(async (q) => {
-      for (const m of markers) await sender.enqueue(q, 'system.noop', { marker: m });
-    });
+    await rig.enqueueNoop(markers.length, (i) => ({ marker: markers[i] }));
     await until(
-      async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job WHERE state = 'done' AND data->>'marker' LIKE 'once-%'`)).rows[0].n,
+      async () => (await rig.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job WHERE state = 'done' AND data->>'marker' LIKE 'once-%'`)).rows[0].n,
       (n) => n === 200,
       60_000,
     );
-    const effects = await db.query<{ marker: string; n: number }>(
+    const effects = await rig.db.query<{ marker: string; n: number }>(
       `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'once-%' GROUP BY marker`,
     );
     expect(effects.rows).toHaveLength(200);
     expect(effects.rows.every((r) => r.n === 1)).toBe(true);
-    const workers = await db.query<{ worker_id: string }>(`SELECT DISTINCT worker_id FROM work_job WHERE data->>'marker' LIKE 'once-%'`);
+    const workers = await rig.db.query<{ worker_id: string }>(`SELECT DISTINCT worker_id FROM work_job WHERE data->>'marker' LIKE 'once-%'`);
     // the API-only instance never runs a job
-    expect(workers.rows.every((w) => !w.worker_id.includes(`:${procs[2].child.pid}:`))).toBe(true);
+    expect(workers.rows.every((w) => !runsOn(apiOnly, w.worker_id))).toBe(true);
   }, 90_000);
 
   it('a scheduled task starts once and is advanced by one instance at a time', async () => {
-    const api = new ApiClient(procs[2].url);
+    const api = new ApiClient(apiOnly.url);
     expect((await api.post('user/login', { email: 'admin@example.com', password: 'instances-test-password' })).body.code).toBe(10000);
     const server = await api.ok('POST', 'config/model-server/create', { name: 'Slow stand-in', model: 'answer-slow', endpoint: model.baseUrl, timeout_ms: 5000 });
     const samples = Array.from({ length: 30 }, (_, i) => ({ input: `Question number ${i + 1}?`, expected: "The stand-in model's answer." }));
@@ -90,7 +79,7 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     expect(t.status).toBe('pending');
     const done = await until(() => api.ok('GET', 'rating-task/detail', { id: t.id }), (d) => d.status === 'finished', 90_000);
     expect(new Date(done.started_at).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime() - 1000);
-    const rows = await db.query<{ n: number; d: number }>(
+    const rows = await rig.db.query<{ n: number; d: number }>(
       'SELECT count(*)::int AS n, count(DISTINCT sample_index)::int AS d FROM text_rating_task_result WHERE task_id = $1',
       [t.id],
     );
@@ -100,7 +89,7 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     expect(new Set(asked.map((c) => c.user)).size).toBe(30);
     expect(asked.length).toBe(30);
     // the run's jobs (start + any hand-over) never overlapped in time
-    const jobs = await db.query<{ started_at: string; finished_at: string; worker_id: string }>(
+    const jobs = await rig.db.query<{ started_at: string; finished_at: string; worker_id: string }>(
       `SELECT started_at, finished_at, worker_id FROM work_job WHERE ref_type = 'text_rating_task' AND ref_id = $1 ORDER BY started_at`,
       [t.id],
     );
@@ -112,20 +101,20 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
 
   it('a job whose worker is killed with -9 is delivered again and finishes', async () => {
     // only the worker-only process runs jobs now
-    await procs[0].stop();
-    const { id } = await db.tx((q) => sender.enqueue(q, 'system.noop', { steps: 40, marker: 'killed' }));
+    await both.stop();
+    const [id] = await rig.enqueueNoop(1, () => ({ steps: 40, marker: 'killed' }));
     const running = await until(
-      async () => (await db.query<{ state: string; progress_done: number }>(`SELECT state, progress_done FROM work_job WHERE id = $1`, [id])).rows[0],
+      async () => (await rig.db.query<{ state: string; progress_done: number }>(`SELECT state, progress_done FROM work_job WHERE id = $1`, [id])).rows[0],
       (r) => r.state === 'running' && r.progress_done >= 3,
       30_000,
     );
     expect(running.progress_done).toBeLessThan(40);
-    await procs[1].kill9();
-    procs.push(await spawnServer({ ...pg.env, WORKERS: '4' }, 'server/worker.ts'));
+    await workerOnly.kill9();
+    await rig.spawn({ WORKERS: '4' }, { entry: 'server/worker.ts' });
     const done = await until(
       async () =>
         (
-          await db.query<{ state: string; attempts: number; interruptions: number; last_error: string }>(
+          await rig.db.query<{ state: string; attempts: number; interruptions: number; last_error: string }>(
             `SELECT state, attempts, interruptions, last_error FROM work_job WHERE id = $1`,
             [id],
           )
@@ -136,6 +125,6 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     // the kill is counted as an interruption, not as an attempt of the job (issue 20)
     expect(done).toMatchObject({ attempts: 1, interruptions: 1 });
     expect(done.last_error).toContain('interrupted');
-    expect((await db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'killed'`)).rows).toHaveLength(1);
+    expect((await rig.db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'killed'`)).rows).toHaveLength(1);
   }, 120_000);
 });

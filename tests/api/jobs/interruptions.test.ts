@@ -9,62 +9,37 @@
  * claimed the job is delivered again (it used to wait for pg-boss's expiry, 15 minutes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPg } from '../../../server/db/pg.js';
-import type { SqlDb } from '../../../server/db/sql-db.js';
-import { JobEngine } from '../../../server/jobs/engine.js';
-import { jobKinds } from '../../../server/jobs/kinds.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
+import type { ServerProcess } from '../process.js';
+import { openRig, runsOn, type Rig } from './rig.js';
 import { until } from './until.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const JOBS = 4;
 
 describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () => {
-  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
-  let db: SqlDb;
-  let sender: JobEngine;
-  const procs: ServerProcess[] = [];
+  let rig: Rig;
 
   beforeAll(async () => {
-    pg = await pgSchemaEnv(pgUrl!);
+    rig = await openRig(pgUrl!);
     // the first process migrates; the test's own handle and enqueuer come after it
-    procs.push(await spawnServer({ ...pg.env, WORKERS: '0', ADMIN_PASSWORD: 'interruptions-password' }));
-    db = await openPg(pgUrl!, { schema: pg.schema });
-    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
-    await sender.start();
+    await rig.spawn({ WORKERS: '0', ADMIN_PASSWORD: 'interruptions-password' });
+    await rig.connect();
   }, 180_000);
 
-  afterAll(async () => {
-    await sender?.stop();
-    await db?.close();
-    await Promise.all(procs.map((p) => p.stop().catch(() => undefined)));
-    await pg?.drop();
-  });
+  afterAll(() => rig?.close());
 
-  const worker = async () => {
-    const p = await spawnServer({ ...pg.env, WORKERS: '4' }, 'server/worker.ts');
-    procs.push(p);
-    return p;
-  };
-  const rows = (ids: number[]) =>
-    db.query<{ id: number; state: string; attempts: number; interruptions: number; progress_done: number; worker_id: string | null }>(
-      `SELECT id, state, attempts, interruptions, progress_done, worker_id FROM work_job WHERE id = ANY($1) ORDER BY id`,
-      [ids],
-    );
+  const worker = () => rig.spawn({ WORKERS: '4' }, { entry: 'server/worker.ts' });
+  const rows = (ids: number[]) => rig.rows(ids);
   /** every job runs on `p` and has made progress there since `after` */
   const runningOn = (ids: number[], p: ServerProcess) =>
     until(
       () => rows(ids),
-      (r) => r.rows.filter((j) => j.state === 'running' && j.worker_id?.includes(`:${p.child.pid}:`)).length >= 1,
+      (r) => r.rows.filter((j) => j.state === 'running' && runsOn(p, j.worker_id)).length >= 1,
       60_000,
     );
 
   it('three rolling kill -9 restarts and a SIGTERM: every job done once, its one attempt unspent', async () => {
-    const ids = await db.tx(async (q) => {
-      const out: number[] = [];
-      for (let i = 0; i < JOBS; i++) out.push((await sender.enqueue(q, 'system.noop', { steps: 120, marker: `interrupted-${i}` }, { maxAttempts: 1 })).id);
-      return out;
-    });
+    const ids = await rig.enqueueNoop(JOBS, (i) => ({ steps: 120, marker: `interrupted-${i}` }), { maxAttempts: 1 });
     let current = await worker();
     for (let kill = 1; kill <= 3; kill++) {
       await runningOn(ids, current);
@@ -86,22 +61,20 @@ describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () 
     const total = end.rows.reduce((a, j) => a + j.interruptions, 0);
     // each kill and the SIGTERM interrupted at least one running job
     expect(total).toBeGreaterThanOrEqual(4);
-    const effects = await db.query<{ marker: string; n: number }>(
-      `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'interrupted-%' GROUP BY marker ORDER BY marker`,
-    );
-    expect(effects.rows).toEqual(ids.map((_, i) => ({ marker: `interrupted-${i}`, n: 1 })));
+    expect(await rig.effects('interrupted-')).toEqual(ids.map((_, i) => ({ marker: `interrupted-${i}`, n: 1 })));
     // no process died by itself
-    expect(procs.filter((p) => p.child.exitCode !== null && p.child.signalCode === null && p.child.exitCode !== 0)).toEqual([]);
+    expect(rig.procs.filter((p) => p.child.exitCode !== null && p.child.signalCode === null && p.child.exitCode !== 0)).toEqual([]);
     console.log(`rolling restarts: ${JOBS} jobs done, ${total} interruptions, no attempt spent`);
   }, 300_000);
 
   it('a job fetched by a process that died before claiming it is delivered again', async () => {
     // as a kill -9 between pg-boss's fetch and the claim leaves it: the delivery 'active' for
     // minutes (until pg-boss's expiry) while the job is still queued
+    const { db, sender } = rig;
     const { id } = await db.tx(async (q) => {
       const job = await sender.enqueue(q, 'system.noop', { marker: 'unclaimed' });
       await q.query(
-        `UPDATE "${pg.env.JOBS_SCHEMA}".job SET state = 'active', started_on = now() - interval '1 minute'
+        `UPDATE "${rig.env.JOBS_SCHEMA}".job SET state = 'active', started_on = now() - interval '1 minute'
           WHERE id = (SELECT boss_id FROM work_job WHERE id = $1)`,
         [job.id],
       );

@@ -11,13 +11,10 @@
  * by the Jobs page's routes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPg } from '../../../server/db/pg.js';
-import type { SqlDb } from '../../../server/db/sql-db.js';
-import { JobEngine } from '../../../server/jobs/engine.js';
-import { jobKinds } from '../../../server/jobs/kinds.js';
 import { ApiClient } from '../harness.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import type { ServerProcess } from '../process.js';
+import type { TcpProxy } from './tcp-proxy.js';
+import { openRig, type Rig } from './rig.js';
 import { until } from './until.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -34,47 +31,27 @@ const readyStatus = async (p: ServerProcess): Promise<number> => {
 };
 
 describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (PostgreSQL)', () => {
-  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
+  let rig: Rig;
   let proxy: TcpProxy;
-  let db: SqlDb;
-  let sender: JobEngine;
-  const procs: ServerProcess[] = [];
 
   beforeAll(async () => {
-    pg = await pgSchemaEnv(pgUrl!);
-    proxy = await startTcpProxy({ host: new URL(pgUrl!).hostname, port: Number(new URL(pgUrl!).port || 5432) });
-    const env = { ...pg.env, DATABASE_URL: proxy.url(pg.env.DATABASE_URL), ADMIN_PASSWORD: PASSWORD, WORKERS: '8', RATE_LIMIT_PER_MINUTE: '0' };
-    procs.push(await spawnServer(env));
-    procs.push(await spawnServer(env));
+    rig = await openRig(pgUrl!);
+    proxy = await rig.proxy();
+    const env = { ADMIN_PASSWORD: PASSWORD, WORKERS: '8', RATE_LIMIT_PER_MINUTE: '0' };
+    await rig.spawn(env, { proxy });
+    await rig.spawn(env, { proxy });
     // the test's own handle goes straight to the database (the proxy cuts only the processes)
-    db = await openPg(pgUrl!, { schema: pg.schema });
-    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
-    await sender.start();
+    await rig.connect();
   }, 180_000);
 
-  afterAll(async () => {
-    proxy?.restore();
-    await sender?.stop();
-    await db?.close();
-    await Promise.all(procs.map((p) => p.stop().catch(() => undefined)));
-    await proxy?.close();
-    await pg?.drop();
-  });
+  afterAll(() => rig?.close());
 
   it('no process dies, /readyz follows the database, every job finishes once without spending an attempt', async () => {
     // jobs of 3 to 9 s (a progress write every 100 ms), 16 at a time between the two processes;
     // half of them wait inside an open transaction, so the cut also lands on checked-out clients
-    const ids = await db.tx(async (q) => {
-      const out: number[] = [];
-      for (let i = 0; i < JOBS; i++) {
-        out.push((await sender.enqueue(q, 'system.noop', { steps: 30 + (i % 4) * 20, marker: `outage-${i}`, inTx: i % 2 === 0 })).id);
-      }
-      return out;
-    });
-    const states = async () =>
-      (await db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM work_job WHERE id = ANY($1) GROUP BY state`, [ids])).rows.reduce<
-        Record<string, number>
-      >((acc, r) => ({ ...acc, [r.state]: r.n }), {});
+    const { procs, db } = rig;
+    const ids = await rig.enqueueNoop(JOBS, (i) => ({ steps: 30 + (i % 4) * 20, marker: `outage-${i}`, inTx: i % 2 === 0 }));
+    const states = () => rig.states(ids);
     await until(states, (s) => (s.running ?? 0) >= 8, 60_000);
 
     proxy.cut();
@@ -102,11 +79,9 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
     for (const p of procs) expect(p.child.exitCode, p.output().slice(-3000)).toBeNull();
 
     // every effect once
-    const effects = await db.query<{ marker: string; n: number }>(
-      `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'outage-%' GROUP BY marker`,
-    );
-    expect(effects.rows).toHaveLength(JOBS);
-    expect(effects.rows.filter((r) => r.n !== 1)).toEqual([]);
+    const effects = await rig.effects('outage-');
+    expect(effects).toHaveLength(JOBS);
+    expect(effects.filter((r) => r.n !== 1)).toEqual([]);
     // the outage spent no attempt; the jobs it cut off are counted as interrupted
     const jobs = await db.query<{ id: number; attempts: number; interruptions: number }>(
       `SELECT id, attempts, interruptions FROM work_job WHERE id = ANY($1) ORDER BY id`,

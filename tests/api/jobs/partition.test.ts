@@ -10,62 +10,38 @@
  * a run that is then taken over (docs/operations.md "Faults": the partition row).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPg } from '../../../server/db/pg.js';
-import type { SqlDb } from '../../../server/db/sql-db.js';
-import { JobEngine } from '../../../server/jobs/engine.js';
-import { jobKinds } from '../../../server/jobs/kinds.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import type { ServerProcess } from '../process.js';
+import type { TcpProxy } from './tcp-proxy.js';
+import { openRig, runsOn, type Rig } from './rig.js';
 import { until } from './until.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const JOBS = 4;
-/** 30 s a job: time enough to start the other worker while the first one's jobs are far from their end */
 const STEPS = 300;
 
 describe.skipIf(!pgUrl)('a partition between one worker and the database (PostgreSQL)', () => {
-  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
+  let rig: Rig;
   const proxies: TcpProxy[] = [];
-  let db: SqlDb;
-  let sender: JobEngine;
   let cutOff: ServerProcess;
   let other: ServerProcess;
 
   beforeAll(async () => {
-    pg = await pgSchemaEnv(pgUrl!);
-    const target = { host: new URL(pgUrl!).hostname, port: Number(new URL(pgUrl!).port || 5432) };
-    proxies.push(await startTcpProxy(target), await startTcpProxy(target));
-    cutOff = await spawnServer({ ...pg.env, DATABASE_URL: proxies[0].url(pg.env.DATABASE_URL), WORKERS: '4' }, 'server/worker.ts');
-    db = await openPg(pgUrl!, { schema: pg.schema });
-    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
-    await sender.start();
+    rig = await openRig(pgUrl!);
+    proxies.push(await rig.proxy(), await rig.proxy());
+    cutOff = await rig.spawn({ WORKERS: '4' }, { entry: 'server/worker.ts', proxy: proxies[0] });
+    await rig.connect();
   }, 180_000);
 
-  afterAll(async () => {
-    for (const p of proxies) p.restore();
-    await sender?.stop();
-    await db?.close();
-    await Promise.all([cutOff, other].map((p) => p?.stop().catch(() => undefined)));
-    for (const p of proxies) await p.close();
-    await pg?.drop();
-  });
+  afterAll(() => rig?.close());
 
-  const rows = (ids: number[]) =>
-    db.query<{ id: number; state: string; attempts: number; interruptions: number; progress_done: number; worker_id: string | null }>(
-      `SELECT id, state, attempts, interruptions, progress_done, worker_id FROM work_job WHERE id = ANY($1) ORDER BY id`,
-      [ids],
-    );
-  const on = (p: ServerProcess, workerId: string | null) => !!workerId?.includes(`:${p.child.pid}:`);
+  const rows = (ids: number[]) => rig.rows(ids);
+  const on = runsOn;
 
   it("the other worker takes the cut-off worker's jobs; when the link heals nothing runs twice", async () => {
-    const ids = await db.tx(async (q) => {
-      const out: number[] = [];
-      for (let i = 0; i < JOBS; i++) out.push((await sender.enqueue(q, 'system.noop', { steps: STEPS, marker: `partition-${i}` }, { maxAttempts: 1 })).id);
-      return out;
-    });
+    const ids = await rig.enqueueNoop(JOBS, (i) => ({ steps: STEPS, marker: `partition-${i}` }), { maxAttempts: 1 });
     // the first worker takes them all; then the other one starts
     await until(() => rows(ids), (r) => r.rows.every((j) => j.state === 'running' && on(cutOff, j.worker_id)), 60_000);
-    other = await spawnServer({ ...pg.env, DATABASE_URL: proxies[1].url(pg.env.DATABASE_URL), WORKERS: '8' }, 'server/worker.ts');
+    other = await rig.spawn({ WORKERS: '8' }, { entry: 'server/worker.ts', proxy: proxies[1] });
     // the cut comes while each job is well before its end (seconds away from writing its effect)
     const before = await rows(ids);
     expect(before.rows.filter((j) => j.state !== 'running' || j.progress_done > STEPS - 30)).toEqual([]);
@@ -80,12 +56,9 @@ describe.skipIf(!pgUrl)('a partition between one worker and the database (Postgr
     expect(end.rows.map((j) => j.state)).toEqual(ids.map(() => 'done'));
     expect(end.rows.map((j) => j.attempts)).toEqual(ids.map(() => 1));
     expect(end.rows.filter((j) => stranded.includes(j.id)).every((j) => j.interruptions >= 1)).toBe(true);
-    const effects = await db.query<{ marker: string; n: number }>(
-      `SELECT marker, count(*)::int AS n FROM work_job_effect WHERE marker LIKE 'partition-%' GROUP BY marker ORDER BY marker`,
-    );
-    expect(effects.rows).toEqual(ids.map((_, i) => ({ marker: `partition-${i}`, n: 1 })).sort((a, b) => a.marker.localeCompare(b.marker)));
+    expect(await rig.effects('partition-')).toEqual(ids.map((_, i) => ({ marker: `partition-${i}`, n: 1 })).sort((a, b) => a.marker.localeCompare(b.marker)));
     // the cut-off worker lived through it and is registered again
-    await until(async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_worker WHERE pid = $1`, [cutOff.child.pid])).rows[0].n, (n) => n === 1, 30_000);
+    await until(async () => (await rig.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_worker WHERE pid = $1`, [cutOff.child.pid])).rows[0].n, (n) => n === 1, 30_000);
     expect(cutOff.child.exitCode).toBeNull();
     console.log(`partition: ${stranded.length} of ${JOBS} jobs were on the cut-off worker, taken over and done once`);
   }, 300_000);

@@ -8,48 +8,33 @@
  * cut off (a TCP proxy) and connected again, an enqueue still wakes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPg } from '../../../server/db/pg.js';
-import type { SqlDb } from '../../../server/db/sql-db.js';
-import { JobEngine } from '../../../server/jobs/engine.js';
-import { jobKinds } from '../../../server/jobs/kinds.js';
-import { pgSchemaEnv, spawnServer, type ServerProcess } from '../process.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import type { ServerProcess } from '../process.js';
+import type { TcpProxy } from './tcp-proxy.js';
+import { openRig, type Rig } from './rig.js';
 import { until } from './until.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-/** far below the minute-long poll: only a wake-up starts a job this soon */
 const WOKEN_WITHIN_MS = 20_000;
 
 describe.skipIf(!pgUrl)('an enqueue anywhere wakes an idle worker (PostgreSQL)', () => {
-  let pg: Awaited<ReturnType<typeof pgSchemaEnv>>;
+  let rig: Rig;
   let proxy: TcpProxy;
-  let db: SqlDb;
-  let sender: JobEngine;
   let worker: ServerProcess;
 
   beforeAll(async () => {
-    pg = await pgSchemaEnv(pgUrl!);
-    proxy = await startTcpProxy({ host: new URL(pgUrl!).hostname, port: Number(new URL(pgUrl!).port || 5432) });
-    worker = await spawnServer({ ...pg.env, DATABASE_URL: proxy.url(pg.env.DATABASE_URL), WORKERS: '2', JOBS_POLL_SECONDS: '60' }, 'server/worker.ts');
-    db = await openPg(pgUrl!, { schema: pg.schema });
-    sender = new JobEngine({ db, kinds: jobKinds, concurrency: 0, bossSchema: pg.env.JOBS_SCHEMA });
-    await sender.start();
+    rig = await openRig(pgUrl!);
+    proxy = await rig.proxy();
+    worker = await rig.spawn({ WORKERS: '2', JOBS_POLL_SECONDS: '60' }, { entry: 'server/worker.ts', proxy });
+    await rig.connect();
   }, 180_000);
 
-  afterAll(async () => {
-    proxy?.restore();
-    await sender?.stop();
-    await db?.close();
-    await worker?.stop().catch(() => undefined);
-    await proxy?.close();
-    await pg?.drop();
-  });
+  afterAll(() => rig?.close());
 
   /** enqueues one job from this process and waits until it is done; its enqueue → start time */
   async function startDelay(marker: string): Promise<number> {
-    const { id } = await db.tx((q) => sender.enqueue(q, 'system.noop', { marker }));
+    const [id] = await rig.enqueueNoop(1, () => ({ marker }));
     const r = await until(
-      async () => (await db.query<{ state: string; ms: number }>(
+      async () => (await rig.db.query<{ state: string; ms: number }>(
         `SELECT state, extract(epoch FROM (started_at - created_at)) * 1000 AS ms FROM work_job WHERE id = $1`,
         [id],
       )).rows[0],
@@ -67,7 +52,7 @@ describe.skipIf(!pgUrl)('an enqueue anywhere wakes an idle worker (PostgreSQL)',
     // the worker notices (its heartbeat fails), then the database is back
     await until(async () => worker.output(), (out) => out.includes('heartbeat failed'), 30_000);
     proxy.restore();
-    await until(async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_worker WHERE seen_at > now() - interval '3 seconds'`)).rows[0].n, (n) => n === 1, 30_000);
+    await until(async () => (await rig.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_worker WHERE seen_at > now() - interval '3 seconds'`)).rows[0].n, (n) => n === 1, 30_000);
     const after = [];
     for (let i = 0; i < 5; i++) after.push(await startDelay(`wake-after-${i}`));
     expect(worker.child.exitCode).toBeNull();
