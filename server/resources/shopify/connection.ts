@@ -96,7 +96,7 @@ function describe(shopId: number, type: number, row: ConnectionRow | null) {
     shop_id: shopId,
     connected: !!row && row.status === 'connected',
     platform: row?.platform ?? null,
-    shop_domain: row?.shop_domain ?? null,
+    shop_domain: row?.shop_domain ?? '',
     api_version: row?.api_version ?? null,
     access_token_masked: row?.access_token_mask ?? '',
     client_secret_masked: row?.client_secret_mask ?? '',
