@@ -1,20 +1,19 @@
 /**
  * `npm run schemas:check [-- --base <ref>]` (CI): meta-schema validation plus cross-references
  * (widgets, enums, i18n keys in both locales, server APIs, permission keys, schema ids,
- * routes in the manifest, ids and routes unique, each page's permission reaching its own calls, no two page or form
- * schemas 90 % alike or more: scripts/lib/similarity.ts) and "a changed file has its version raised"
+ * routes in the manifest, ids and routes unique, each menu page's own key known or declared new, no inline copy
+ * of an enum, each page's permission reaching its own calls, no two page or form schemas 90 % alike or more:
+ * scripts/lib/check.ts `checkSchemaSet`, which the dev watch runs too) and "a changed file has its version raised"
  * (above the base's and above the previous commit's that changed the file: scripts/lib/versions.ts).
  * Prints one line per problem, `file#/json/pointer: reason`, and exits 1 on any.
  * Base: --base, else env SCHEMAS_BASE, else merge-base with origin/main, else HEAD.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkPermissionReach } from '../server/schemas/grants.js';
-import { formatProblem, sortProblems } from '../server/schemas/problems.js';
+import { formatProblem } from '../server/schemas/problems.js';
 import { runChecks } from './lib/check.js';
 import { resolveBase } from './lib/git.js';
 import { projectInputs } from './lib/project-inputs.js';
-import { pairs, readPageTexts, similarityProblems } from './lib/similarity.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,13 +28,8 @@ async function main(): Promise<number> {
   const started = performance.now();
   const base = await resolveBase(root, argValue('--base') ?? process.env.SCHEMAS_BASE ?? null);
   const inputs = await projectInputs(root, base);
-  const checked = await runChecks(inputs);
-  const { schemas } = checked;
-  // each page's permission reaches its own calls: by the route's keys or the schemas' grants (server/schemas/grants.ts)
-  const { allRoutes } = await import('../server/routes/index.js');
-  // no two page or form schemas 90 % alike or more, as written (scripts/lib/similarity.ts; npm run schemas:similarity for the figures)
-  const alike = similarityProblems(pairs(await readPageTexts(root)));
-  const problems = sortProblems([...checked.problems, ...checkPermissionReach(schemas, await allRoutes()), ...alike]);
+  // every check of the set (scripts/lib/check.ts checkSchemaSet, the dev watch runs the same), the versions and the generated files
+  const { schemas, problems } = await runChecks(inputs);
   for (const p of problems) console.log(formatProblem(p));
   const ms = Math.round(performance.now() - started);
   const against = base ? `versions against ${base.slice(0, 12)} and each file's previous commit` : 'no git base: version check skipped';

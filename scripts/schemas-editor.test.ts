@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getLanguageService, TextDocument, type JSONDocument, type LanguageService } from 'vscode-json-languageservice';
 import { allPermissionKeys } from '../src/contract/permission-manifest.js';
-import { diskPermissionTree } from '../server/schemas/permission-tree.js';
+import { diskPermissionTree, rawPageDocs } from '../server/schemas/permission-tree.js';
+import { declaredNewKey, publishedPermissionKeys } from './lib/check-permissions.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGE = 'schemas/pages/intelligent_text/policy.list.json';
@@ -86,7 +87,13 @@ describe('editor support (vscode-json-languageservice on a real page)', () => {
     const offered = await completions('permission', 'intelligent_text.text.learn.policy_management');
     expect(offered).toContain('intelligent_text.text.learn.policy_management');
     expect(offered.filter((k) => !allPermissionKeys(diskPermissionTree()).has(k))).toEqual([]);
-    expect([...allPermissionKeys(diskPermissionTree())].filter((k) => !offered.includes(k))).toEqual([]);
+    // every key of the tree, but a page's own key that is neither published yet nor declared new (a typo until declared: scripts/lib/check-permissions.ts)
+    const published = publishedPermissionKeys(root) ?? new Set();
+    const pending = rawPageDocs(path.join(root, 'schemas'))
+      .map(({ doc }) => doc)
+      .filter((doc) => doc.menu && typeof doc.permission === 'string' && !published.has(doc.permission) && declaredNewKey(doc) !== doc.permission)
+      .map((doc) => String(doc.permission));
+    expect([...allPermissionKeys(diskPermissionTree())].filter((k) => !offered.includes(k) && !pending.includes(k))).toEqual([]);
   });
 
   it('completes API refs of the route table at data.api', async () => {

@@ -13,9 +13,14 @@ import { loadMetaValidators, type MetaValidators } from '../../server/schemas/me
 import { sortProblems, type SchemaProblem } from '../../server/schemas/problems.js';
 import { checkMenuPages, derivedInputs, type MenuPageRoute } from '../../server/schemas/menu-pages.js';
 import type { ModuleManifest } from '../../src/contract/permission-manifest.js';
+import { checkPermissionReach, type RouteLike } from '../../server/schemas/grants.js';
 import { collectRefs, parseApiRef } from '../../server/schemas/refs.js';
 import { type ParsedSchema } from '../../server/schemas/validate.js';
+import { checkInlineEnumCopies } from './check-enums.js';
+import { checkPagePermissions } from './check-permissions.js';
+import { similarityCheck, type SimilarityCheck } from './check-similar.js';
 import { LOCALES, hasKey, readLocales, type LocaleTrees } from './locales.js';
+import { readPageTexts, type SchemaText } from './similarity.js';
 import { versionProblems } from './versions.js';
 
 /** What the schemas are checked against; the CLI reads the real ones, tests pass their own. */
@@ -51,6 +56,18 @@ export interface CheckInputs {
    * stale. Absent: not checked (fixture trees).
    */
   generated?: Readonly<Record<string, string>>;
+  /**
+   * the server's route table: each page's permission must reach the calls it makes
+   * (server/schemas/grants.ts `checkPermissionReach`). Absent: not checked (fixture trees).
+   */
+  routes?: readonly RouteLike[];
+  /**
+   * the permission keys published in schemas/meta: a menu page's own key must be one of them or
+   * be declared new by the page (./check-permissions.ts). Absent: not checked (fixture trees).
+   */
+  publishedKeys?: ReadonlySet<string> | null;
+  /** compare the page and form files as written: no two 90 % alike (./similarity.ts); absent: not checked (fixture trees) */
+  similarity?: boolean;
 }
 
 export interface CheckResult {
@@ -63,19 +80,55 @@ export async function runChecks(inputs: CheckInputs): Promise<CheckResult> {
   const { schemas, problems, brokenIds } = await readSchemas(schemasDir, await fullValidators(path.join(schemasDir, 'meta')));
   if (inputs.generated) problems.push(...(await checkGenerated(inputs.root, inputs.generated)));
   const locales = await readLocales(path.join(inputs.root, 'src', 'locales'));
-  const derived = withDerivedTree(schemas, inputs, locales);
-  problems.push(...derived.problems);
-  problems.push(...checkReferences(schemas, derived.inputs, locales, brokenIds));
-  if (derived.inputs.pageRoutes) problems.push(...checkPagesExist(schemas, derived.inputs.pageRoutes, brokenIds));
+  const written = inputs.similarity ? await readPageTexts(inputs.root) : undefined;
+  problems.push(...checkSchemaSet(schemas, inputs, locales, { brokenIds, written }));
   if (inputs.base) problems.push(...(await checkVersions(schemas, inputs.root, inputs.base)));
   return { problems: sortProblems(problems), schemas };
+}
+
+export interface SetCheckOptions {
+  /** ids of files that exist but are invalid: references to them are not reported again */
+  brokenIds?: ReadonlySet<string>;
+  /** the page and form files as written (fragments not expanded), for the similarity rule (when `inputs.similarity`) */
+  written?: readonly SchemaText[];
+  /** the similarity check to use (the dev watch keeps one, so unchanged files are not parsed again) */
+  similar?: SimilarityCheck;
+}
+
+/**
+ * Every check of a whole set of meta-valid schemas: ONE function, run by `schemas:check` and by
+ * the dev watch (server/schemas/watch-checks.ts), so the two never disagree (issue 22). Only what
+ * needs git (versions) or the generated files stays with the CLI, and the meta-schema and
+ * unique-id checks with the readers (read.ts, validate.ts). In order: the permission tree
+ * derived from the schemas' menu pages, references (widgets, enums, i18n keys, APIs, sortable
+ * columns, permission keys, schemas, routes), each menu route having a page, each menu page's
+ * own key known or declared new, no inline copy of an enum, each page's permission reaching its
+ * calls, no two pages 90 % alike.
+ */
+export function checkSchemaSet(
+  schemas: readonly ParsedSchema[],
+  inputs: Omit<CheckInputs, 'root' | 'base' | 'generated'>,
+  locales: LocaleTrees,
+  opts: SetCheckOptions = {},
+): SchemaProblem[] {
+  const brokenIds = opts.brokenIds ?? new Set<string>();
+  const derived = withDerivedTree(schemas, inputs, locales);
+  return [
+    ...derived.problems,
+    ...checkReferences(schemas, derived.inputs, locales, brokenIds),
+    ...(derived.inputs.pageRoutes ? checkPagesExist(schemas, derived.inputs.pageRoutes, brokenIds) : []),
+    ...checkPagePermissions(schemas, inputs.publishedKeys),
+    ...checkInlineEnumCopies(schemas, locales),
+    ...(inputs.routes ? checkPermissionReach(schemas, inputs.routes) : []),
+    ...(inputs.similarity && opts.written ? (opts.similar ?? similarityCheck())(opts.written) : []),
+  ];
 }
 
 /**
  * The inputs with the permission tree derived from `schemas` (when `inputs.manifest` is given):
  * a page added in a schema brings its permission key and route along (issue 11).
  */
-export function withDerivedTree<T extends Omit<CheckInputs, 'base'>>(
+export function withDerivedTree<T extends Omit<CheckInputs, 'root' | 'base' | 'generated'>>(
   schemas: readonly ParsedSchema[],
   inputs: T,
   locales: LocaleTrees,

@@ -9,9 +9,10 @@ import { renderMetaFiles, type EditorValues } from '../../schemas/meta/src/files
 import { renderValidatorFiles } from '../../schemas/meta/src/validators.js';
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import { manifestRouteSet, menuPageRoutes } from '../../server/schemas/menu-pages.js';
-import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
+import { diskPermissionTree, rawPageDocs } from '../../server/schemas/permission-tree.js';
 import { MANIFEST, allPermissionKeys } from '../../src/contract/permission-manifest.js';
 import type { CheckInputs } from './check.js';
+import { declaredNewKey, publishedPermissionKeys } from './check-permissions.js';
 
 /** Widget names: the string array (or set) exported by src/contract/widget-names.ts, minus the unknown-widget box. */
 export async function readWidgetNames(): Promise<Set<string>> {
@@ -42,8 +43,13 @@ export async function readApiRoutes(): Promise<Set<string>> {
   return new Set((await adminRoutes()).map((r) => `${r.method} ${r.path}`));
 }
 
+/** The server's route table (every base). */
+export async function allRoutes() {
+  const routes = await import('../../server/routes/index.js');
+  return routes.allRoutes();
+}
+
 async function adminRoutes() {
-  const { allRoutes } = await import('../../server/routes/index.js');
   return (await allRoutes()).filter((r) => (r.base ?? 'admin') === 'admin');
 }
 
@@ -78,9 +84,27 @@ export async function readEditorValues(root: string): Promise<EditorValues> {
     widgets: [...(await readWidgetNames())],
     enums: await readEnumIds(root),
     // the derived tree's keys: the manifest's and those of the pages the schemas declare
-    permissions: [...allPermissionKeys(diskPermissionTree(path.join(root, 'schemas')))],
+    permissions: publishableKeys(root),
     apis: [...(await readApiRoutes())],
   };
+}
+
+/**
+ * The keys of the derived tree, less the own key of a menu page that is neither published yet
+ * nor declared new by it (`menu.newPermission`): regenerating the meta files must not make a
+ * typo a known key (./check-permissions.ts).
+ */
+function publishableKeys(root: string): string[] {
+  const schemasDir = path.join(root, 'schemas');
+  const keys = allPermissionKeys(diskPermissionTree(schemasDir));
+  const published = publishedPermissionKeys(root);
+  if (published) {
+    for (const { doc } of rawPageDocs(schemasDir)) {
+      const key = doc.permission;
+      if (doc.menu && typeof key === 'string' && !published.has(key) && declaredNewKey(doc) !== key) keys.delete(key);
+    }
+  }
+  return [...keys];
 }
 
 /** Every file `npm run schemas:meta` writes (path relative to the root → text). */
@@ -104,6 +128,9 @@ export async function projectInputs(root: string, base: string | null): Promise<
     permissionKeys: allPermissionKeys(diskPermissionTree(path.join(root, 'schemas'))),
     manifestRoutes: manifestRoutes(root),
     pageRoutes: manifestPageRoutes(root),
+    routes: await allRoutes(),
+    publishedKeys: publishedPermissionKeys(root),
+    similarity: true,
     base,
   };
 }

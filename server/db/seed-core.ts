@@ -1,5 +1,6 @@
-import { flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
+import { PermissionType, flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
 import { diskPermissionTree } from '../schemas/permission-tree.js';
+import { publishedKeysOf } from '../schemas/published-keys.js';
 import type { Db, Queryable } from './db.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeAccountSessions } from '../auth/sessions.js';
@@ -110,6 +111,32 @@ export async function seedPermissions(q: Queryable, tree?: readonly ModuleManife
       sort: sort++,
     });
   }
+  await pruneStalePages(q, manifest, existing.rows, new Set(ids.keys()));
+}
+
+/**
+ * A page row the tree no longer has, whose route a page of the tree now holds under another key,
+ * and whose key is not published with the schemas (schemas/meta), is that page under a key it
+ * does not have any more — a key declared new under the dev watch and then reverted (before
+ * issue 22 any typo in a page's `permission`) left two rows with the same title. It is removed
+ * (its grants go with it: ON DELETE CASCADE) unless rows hang below it. A published key is kept
+ * (while a page is renamed, roles keep their grants of the old key until the next
+ * `npm run schemas:meta`), and so is a row of a route no page holds (added through the API).
+ */
+async function pruneStalePages(q: Queryable, manifest: readonly ModuleManifest[], rows: readonly PermRow[], inTree: ReadonlySet<string>): Promise<void> {
+  const published = publishedKeysOf();
+  if (!published) return; // no published list (a stripped schemas copy): nothing is known to be stale
+  const pageRoutes = new Set(flattenManifest(manifest).filter((e) => e.node.type === PermissionType.PAGE && e.path).map((e) => e.path!));
+  const parents = new Set((await q.query<{ pid: number }>('SELECT DISTINCT pid FROM permissions')).rows.map((r) => r.pid));
+  const stale = rows.filter(
+    (r) =>
+      !inTree.has(`${r.module}|${r.permission_key}`) &&
+      !published.has(`${r.module}.${r.permission_key}`) &&
+      Number(r.permission_type) === PermissionType.PAGE &&
+      pageRoutes.has(r.frontend_route) &&
+      !parents.has(r.id),
+  );
+  if (stale.length) await q.query('DELETE FROM permissions WHERE id = ANY($1::int[])', [stale.map((r) => r.id)]);
 }
 
 async function ensureRole(q: Queryable, name: string, isSuper: boolean, keys: string[] = []): Promise<number> {

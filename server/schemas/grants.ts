@@ -36,7 +36,7 @@ export const ADMIN_ROUTE_PREFIXES = ['account/', 'role/', 'permission/', 'servic
 const ADMIN_MODULE = 'admin_center.';
 const MODES = ['add', 'edit', 'view'] as const;
 
-type RouteLike = Pick<RouteDef, 'method' | 'path' | 'base' | 'access'>;
+export type RouteLike = Pick<RouteDef, 'method' | 'path' | 'base' | 'access'>;
 
 /** Where a key on a call's path is declared. */
 export type KeyVia = 'page' | 'form' | 'mode' | 'element';

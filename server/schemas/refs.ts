@@ -26,8 +26,11 @@ export interface SchemaRefs {
 
 /** Widget names: column / detail item / section `widget`, Formily `x-component` and `x-decorator`. */
 const WIDGET_KEYS = new Set(['widget', 'x-component', 'x-decorator']);
-/** Enum ids: column / detail item `enum` (a string; Formily's inline `enum` is an array), Formily `x-enum`. */
-const ENUM_KEYS = new Set(['enum', 'x-enum']);
+/**
+ * Enum ids: column / detail item `enum` (a string; Formily's inline `enum` is an array), Formily
+ * `x-enum`, and `enumId` in the props of a display widget inside a form (EnumTag as x-component).
+ */
+const ENUM_KEYS = new Set(['enum', 'x-enum', 'enumId']);
 const PERMISSION_KEYS = new Set(['permission', 'x-permission']);
 const API_REF = /^(GET|POST) [A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 

@@ -13,7 +13,7 @@
  * changed. The folders are watched one by one (./tree-watch.ts), so a save renamed over the old
  * file (editors, `sed -i`), a folder deleted and made again or a branch switch never stop it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FRAGMENTS_DIR } from './expand.js';
@@ -91,7 +91,17 @@ export function watchSchemas(
   let served: SchemaProblem[] | null = null;
   let checks: WatchChecks | null = null;
 
-  const checkAll = (schemas: readonly ParsedSchema[]) => (checks ? checks.check(schemas) : checkUnique(schemas));
+  /** the served page and form files as written (the similarity rule compares them unexpanded) */
+  const written = new Map<string, string>();
+  const base = path.basename(schemasDir);
+  const isPageFile = (file: string) => file.startsWith(`${base}/pages/`) || file.startsWith(`${base}/forms/`);
+  const writtenOf = (schemas: readonly ParsedSchema[], candidate?: { file: string; text: string }) =>
+    schemas.flatMap((s) => {
+      const text = s.file === candidate?.file ? candidate.text : written.get(s.file);
+      return isPageFile(s.file) && text !== undefined ? [{ file: s.file, text }] : [];
+    });
+  const checkAll = (schemas: readonly ParsedSchema[], candidate?: { file: string; text: string }) =>
+    checks ? checks.check(schemas, writtenOf(schemas, candidate)) : checkUnique(schemas);
   const servedProblems = () => (served ??= checkAll(store.all()));
   /** Takes a new served problem list; logs what it adds (a deletion or a locale edit cannot be refused). */
   const setServed = (next: SchemaProblem[], why: string) => {
@@ -132,18 +142,20 @@ export function watchSchemas(
         return false;
       }
       store.remove(gone.id);
+      written.delete(file);
       log.info(`${file}: removed, schema ${gone.id} dropped`);
       setServed(checkAll(store.all()), `${file} removed`);
       return true;
     }
     const r = validateFile(text, file, abs, schemasDir, meta);
     if (!r.schema) return refuse(file, r.problems, retry);
-    const found = checkAll([...store.all().filter((s) => s.file !== file), r.schema]);
+    const found = checkAll([...store.all().filter((s) => s.file !== file), r.schema], { file, text });
     const fresh = addedProblems(found, servedProblems());
     if (fresh.length) return refuse(file, fresh, retry);
     const wasRefused = refused.delete(file);
     const before = store.get(r.schema.id);
     served = found;
+    written.set(file, text);
     if (before?.hash === r.schema.hash && before.file === file) {
       if (wasRefused) log.info(`${file}: fixed, the served version is current again`);
       return false;
@@ -251,6 +263,13 @@ export function watchSchemas(
         return;
       }
       if (closed) return;
+      for (const s of store.all()) {
+        try {
+          if (isPageFile(s.file)) written.set(s.file, readFileSync(path.join(root, s.file), 'utf8'));
+        } catch {
+          /* removed meanwhile: the watch hears of it */
+        }
+      }
       served = null;
       const standing = servedProblems();
       if (standing.length) log.error(`the served schemas have ${standing.length} problem(s) (schemas:check would fail):\n${lines(standing)}`);

@@ -124,6 +124,13 @@ export const pageFields = {
           order: doc(Type.Integer({ minimum: 0 }), 'position within the group: entries are sorted by it (the manifest\'s own pages carry one too)', [30]),
           icon: Type.Optional(doc(Type.String({ pattern: '^[A-Z][A-Za-z]*Outlined$' }), 'icon of the collapsed side menu: an antd icon name from src/contract/menu-icons.ts', ['StopOutlined'])),
           aliases: Type.Optional(doc(Type.Array(RoutePath), 'other absolute paths that open the same page (redirect-free aliases)', [['/intelligent_voice/scene']])),
+          newPermission: Type.Optional(
+            doc(
+              Type.String({ pattern: PermissionKey.pattern }),
+              'declares the page\'s own `permission` key new (equal to it): a key not yet in the permission tree is refused as a likely typo unless its page declares it (schemas:check and the dev watch)',
+              ['intelligent_text.text.shop.archive'],
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
