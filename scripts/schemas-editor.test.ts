@@ -139,3 +139,54 @@ describe('editor support (vscode-json-languageservice on a real page)', () => {
     expect(JSON.stringify(hover?.contents)).toMatch(/enum id in schemas\/enums: options/);
   });
 });
+
+describe('editor support in a fragment, given only the repo settings (.vscode/settings.json)', () => {
+  const FRAGMENT = 'schemas/fragments/pages/shop.list.json';
+  // the schema associations as VS Code reads them from the workspace settings: a fileMatch starting with "/" is relative to the folder
+  const settings = JSON.parse(readFileSync(path.join(root, '.vscode/settings.json'), 'utf8')) as { 'json.schemas': Array<{ fileMatch: string[]; url: string }> };
+  const folder = pathToFileURL(root).href;
+  const byFolder = getLanguageService({ schemaRequestService: async (uri) => readFileSync(fileURLToPath(uri), 'utf8') });
+  byFolder.configure({
+    validate: true,
+    allowComments: false,
+    schemas: settings['json.schemas'].map((s) => ({ uri: new URL(s.url, `${folder}/`).href, fileMatch: s.fileMatch.map((f) => `${folder}${f}`) })),
+  });
+  // without its own `$schema` line: the mapping alone must do
+  const text = readFileSync(path.join(root, FRAGMENT), 'utf8').replace(/^\s*"\$schema": "[^"]*",\n/m, '');
+  const at = (needle: string, replacement: string) => {
+    const i = text.indexOf(needle);
+    if (i < 0) throw new Error(`${needle} not in ${FRAGMENT}`);
+    const prop = needle.slice(0, needle.indexOf(':') + 2);
+    const edited = `${text.slice(0, i)}${prop}${JSON.stringify(replacement)}${text.slice(i + needle.length)}`;
+    const doc = TextDocument.create(pathToFileURL(path.join(root, FRAGMENT)).href, 'json', 1, edited);
+    return { doc, json: byFolder.parseJSONDocument(doc), offset: i + prop.length + 1 };
+  };
+  const complete = async (needle: string) => {
+    const { doc, json, offset } = at(needle, '');
+    const list = await byFolder.doComplete(doc, doc.positionAt(offset), json);
+    return (list?.items ?? []).map((i) => (i.textEdit?.newText ?? i.insertText ?? i.label).replace(/^"|"$/g, ''));
+  };
+
+  it('has the $schema line in the file and no diagnostics without it', async () => {
+    expect(readFileSync(path.join(root, FRAGMENT), 'utf8')).toContain('"$schema": "../../meta/page-fragment.schema.json"');
+    const doc = TextDocument.create(pathToFileURL(path.join(root, FRAGMENT)).href, 'json', 1, text);
+    expect((await byFolder.doValidation(doc, byFolder.parseJSONDocument(doc))).map((d) => d.message)).toEqual([]);
+  });
+
+  it('completes widget names and enum ids inside the fragment', async () => {
+    const widgets = await complete('"x-component": "Input"');
+    expect(widgets).toContain('Input');
+    expect(widgets).toContain('DatePicker.RangePicker');
+    const enums = await complete('"x-enum": "env"');
+    expect(enums).toContain('env');
+    expect(enums).toContain('shop_type');
+  });
+
+  it('flags an unknown widget there', async () => {
+    const { doc, json, offset } = at('"x-component": "Input"', 'Inptu');
+    const line = doc.positionAt(offset).line;
+    const diagnostics = await byFolder.doValidation(doc, json, { schemaValidation: 'error' });
+    const here = diagnostics.filter((d) => d.severity === 1 && d.range.start.line === line).map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
+    expect(here.join('\n')).toMatch(/unknown widget name/);
+  });
+});

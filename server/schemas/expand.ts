@@ -13,7 +13,8 @@
  *  - anywhere else it is replaced by the target; sibling keys of `$ref` are merged over an object
  *    target (deeply for objects; arrays and scalars replace; `null` removes the key), so a field
  *    set under `properties` can be extended or a filter set's one field changed.
- * Fragments may refer to fragments (relative to their own file). A missing file, a missing
+ * A fragment file's own `$schema` (the fragment meta-schema, for editors) is dropped when the whole
+ * file is referred to. Fragments may refer to fragments (relative to their own file). A missing file, a missing
  * pointer, a target outside `schemas/fragments/` and a cycle are problems with file and pointer.
  *
  * Defaults (applied after fragments): a field of `filters` or of a form's `schema` (any depth
@@ -139,8 +140,10 @@ export function expandDoc(
     }
     const frag = loadFragment(abs);
     if (frag === null) return problem(`"${ref}": fragment file ${show(abs)} not found`);
-    const target = resolvePointer(frag, ptr);
+    let target = resolvePointer(frag, ptr);
     if (target === undefined) return problem(`"${ref}": no value at pointer "${ptr}" in ${show(abs)}`);
+    // a fragment's own `$schema` (the fragment meta-schema, for editors) is not part of what it stands for
+    if (ptr === '' && isObject(target) && '$schema' in target) target = Object.fromEntries(Object.entries(target).filter(([k]) => k !== '$schema'));
     return { value: walk(target, { file: show(abs), abs, pointer: ptr }, [...stack, key]) };
   };
 

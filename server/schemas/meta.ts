@@ -38,7 +38,8 @@ export type Precompiled = Partial<Record<string, (data: unknown) => boolean>>;
 export async function loadMetaValidators(metaDir: string, precompiled: Precompiled = {}): Promise<MetaValidators> {
   let names: string[] = [];
   try {
-    names = (await readdir(metaDir)).filter((n) => n.endsWith(META_SUFFIX));
+    // the fragment meta-schemas (page-fragment, form-fragment) are for editors, not kinds of document
+    names = (await readdir(metaDir)).filter((n) => n.endsWith(META_SUFFIX) && !n.endsWith(`-fragment${META_SUFFIX}`));
   } catch {
     throw new Error(`meta-schemas not found in ${metaDir} (run npm run schemas:meta)`);
   }

@@ -1,5 +1,5 @@
 /** The committed meta-schema files as text, generated from the typed source. */
-import { META_KINDS, META_TYPES, metaFileName } from './index.js';
+import { META_KINDS, META_TYPES, metaFileName, type MetaKind } from './index.js';
 import { toJsonSchema, type EditorValues } from './to-json.js';
 
 export { stripEditorValues, VALUE_DEFS, type EditorValues } from './to-json.js';
@@ -20,7 +20,44 @@ export function renderMetaFiles(values?: EditorValues): Record<string, string> {
   for (const kind of META_KINDS) {
     out[metaFileName(kind)] = `${JSON.stringify(toJsonSchema(META_TYPES[kind], title(kind), { values }), null, 2)}\n`;
   }
+  for (const [name, kinds] of Object.entries(FRAGMENT_METAS)) out[name] = `${JSON.stringify(fragmentMeta(kinds, values), null, 2)}\n`;
   return out;
+}
+
+/**
+ * The fragment meta-schemas (schemas/fragments/pages → page-fragment, schemas/fragments/forms →
+ * form-fragment; each fragment names its file in `$schema`, .vscode/settings.json maps them as
+ * well): the same properties as the documents fragments are taken from, none required — a
+ * fragment is a part of a page or form. Editors complete and validate in fragments as in pages.
+ * Not a kind: the loaders never validate a document against them (server/schemas/meta.ts).
+ */
+export const FRAGMENT_METAS: Record<string, readonly MetaKind[]> = {
+  'page-fragment.schema.json': ['list', 'detail', 'tabs'],
+  'form-fragment.schema.json': ['form'],
+};
+
+function fragmentMeta(kinds: readonly MetaKind[], values?: EditorValues): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  const bodies = kinds.map((kind) => {
+    // no `required` (nor the if / then / else that asks for the document's fields unless it is a `$ref`)
+    const { $schema: _s, title: _t, $defs, required: _r, if: _if, then: _then, else: _else, ...body } = toJsonSchema(META_TYPES[kind], title(kind), { values }) as Record<string, unknown>;
+    Object.assign(defs, $defs ?? {});
+    const props = { ...(body.properties as Record<string, unknown>) };
+    props.$schema = {
+      type: 'string',
+      description: 'the fragment meta-schema, for editors (dropped when the fragment is used)',
+      examples: [`../../meta/${kinds.includes('form') ? 'form' : 'page'}-fragment.schema.json`],
+    };
+    delete props.kind; // a fragment has no kind of its own
+    return { ...body, properties: props };
+  });
+  const sortedDefs = Object.fromEntries(Object.keys(defs).sort().map((k) => [k, defs[k]]));
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: title(`${kinds.join(' / ')} fragment`),
+    ...(bodies.length === 1 ? bodies[0] : { anyOf: bodies }),
+    ...(Object.keys(sortedDefs).length ? { $defs: sortedDefs } : {}),
+  };
 }
 
 /**
