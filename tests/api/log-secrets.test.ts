@@ -34,6 +34,8 @@ const CHANGED_PASSWORD = secret('ChangedPw');
 const MALFORMED_PASSWORD = secret('MalformedPw');
 const API_KEY_1 = `sk-${randomBytes(24).toString('hex')}`;
 const API_KEY_2 = `sk-${randomBytes(24).toString('hex')}`;
+const SHOPIFY_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
+const SHOPIFY_SECRET = `shpss_${randomBytes(16).toString('hex')}`;
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 let proc: ServerProcess;
@@ -61,6 +63,8 @@ beforeAll(async () => {
   const env: Record<string, string> = { ADMIN_PASSWORD, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', WORKERS: '1', DATA_DIR: path.join(dir, 'data'), SECRET_KEY: randomBytes(32).toString('base64'),
     // the stand-in upstream is on 127.0.0.1: a private target the outbound policy refuses by default
     OUTBOUND_ALLOW_PRIVATE: '1',
+    // a connected Shopify shop's sync calls the same stand-in, which refuses it (issue 24)
+    SHOPIFY_ADMIN_BASE_URL: upstreamUrl.replace(/\/v1$/, ''),
   };
   if (pgUrl) {
     pg = await pgSchemaEnv(pgUrl);
@@ -110,6 +114,21 @@ describe('no secret in logs or audit rows', () => {
     expect(tested.status).toBeLessThan(500);
     expect(upstreamSawKey).toContain(API_KEY_2);
 
+    // a Shopify shop connected with its access token and client secret, and a sync the stand-in refuses (issue 24)
+    const shop = await admin.post('shop/create', { name: 'Secrets shop', type: 1 });
+    expect(shop.body.code, shop.body.msg).toBe(10000);
+    const conn = await admin.post('shop/connection/save', { shop_id: shop.body.data.id, shop_domain: 'secrets-shop.myshopify.com', access_token: SHOPIFY_TOKEN, client_secret: SHOPIFY_SECRET });
+    expect(conn.body.code, conn.body.msg).toBe(10000);
+    const sync = await admin.post('shop/sync', { shop_id: shop.body.data.id, scope: 'products' });
+    expect(sync.body.code, sync.body.msg).toBe(10000);
+    // wait for the sync's end (the refusal is logged by the job engine): a state, not a time
+    let syncState = '';
+    for (let i = 0; i < 600 && syncState !== 'failed'; i++) {
+      syncState = (await admin.request('GET', 'shop-sync/detail', { query: { id: sync.body.data.job_id } })).body.data?.state ?? '';
+      if (syncState !== 'failed') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(syncState).toBe('failed');
+
     // the token in Authorization and a cookie header on a call
     expect(
       (await admin.request('GET', 'User/Get', { headers: { authorization: `Bearer ${admin.token}` } })).body.code,
@@ -137,6 +156,8 @@ describe('no secret in logs or audit rows', () => {
       'changed password': CHANGED_PASSWORD,
       'API key (create)': API_KEY_1,
       'API key (update)': API_KEY_2,
+      'Shopify access token': SHOPIFY_TOKEN,
+      'Shopify client secret': SHOPIFY_SECRET,
     });
 
     await proc.stop(); // flushes the log
