@@ -6,6 +6,7 @@
 import type { RuntimeEnv } from './env.js';
 import type { ActionSpec, FormMode } from './types.js';
 import { callApi, parseApi } from './api.js';
+import { emitDataEvent } from './data-layer/events.js';
 import type { Scope } from './expr/evaluate.js';
 import { resolveCondition, resolveMap, resolvePath, resolveValue } from './expr/template.js';
 
@@ -169,6 +170,7 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
       let result: unknown;
       try {
         result = await env.http.upload(path, form, { onProgress: (p) => host.progress?.(action.key, p) });
+        emitDataEvent({ kind: 'write', path }); // an upload writes: its resource's cached reads are stale
         if (action.successMessage) env.notify.success(env.t(action.successMessage, vars(result)));
       } finally {
         host.progress?.(action.key, null);

@@ -1,5 +1,6 @@
 /** API refs ("METHOD path", path relative to /api/admin/) and calls through the env's http port. */
 import type { HttpPort, RequestOptions } from './env.js';
+import { emitDataEvent } from './data-layer/events.js';
 import { invalidateAfterWrite } from './session-data.js';
 
 export interface ApiTarget {
@@ -18,6 +19,7 @@ export function callApi<T = unknown>(http: HttpPort, ref: string, data: Record<s
   if (method === 'GET') return http.get<T>(path, data, opts);
   return http.post<T>(path, data, opts).then((reply) => {
     invalidateAfterWrite(path);
+    emitDataEvent({ kind: 'write', path });
     return reply;
   });
 }

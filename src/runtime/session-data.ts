@@ -5,6 +5,7 @@
  * the kept reply instead of asking again. A successful write that changes the data
  * (`invalidatedBy`) drops it, so the next picker loads it afresh; sign-out clears everything.
  */
+import { emitDataEvent } from './data-layer/events.js';
 import type { HttpPort } from './env.js';
 
 interface SessionLookup {
@@ -55,7 +56,8 @@ export function invalidateAfterWrite(path: string): void {
   for (const [key, l] of byKey) if (l.invalidatedBy.test(path)) kept.delete(key);
 }
 
-/** Sign-out / another account: forget everything kept. */
+/** Sign-out / another account: forget everything kept (the query cache too, src/runtime/data-layer). */
 export function clearSessionData(): void {
   kept.clear();
+  emitDataEvent({ kind: 'clear' });
 }

@@ -12,7 +12,8 @@ import { useRoutes } from './pages.js';
 import { routablePaths } from '../../runtime/route-config.js';
 
 const LoginPage = lazy(() => import('../../screens/Login.js'));
-const MainLayout = lazy(() => import('../layout/MainLayout.js'));
+// the main layout inside the console's query client (src/console/data-layer/DataLayout.tsx)
+const MainLayout = lazy(() => import('../data-layer/DataLayout.js'));
 const Home = lazy(() => import('../../screens/Home.js'));
 const NotFound = lazy(() => import('../../screens/NotFound.js'));
 const NoPermission = lazy(() => import('../../screens/NoPermission.js'));

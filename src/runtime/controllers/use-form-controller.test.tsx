@@ -1,6 +1,7 @@
 import '../../widgets/testing/dom-polyfills.js';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { freshDataClient } from '../data-layer/testing.js';
 import type { RuntimeEnv } from '../env.js';
 import type { FormSchema } from '../types.js';
 import { useFormController } from './use-form-controller.js';
@@ -34,7 +35,7 @@ function env(post: (path: string, body: unknown) => Promise<unknown>) {
 describe('useFormController', () => {
   it('loads for edit and submits only schema fields plus the body mapping', async () => {
     const e = env(async () => ({}));
-    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'edit', params: { id: '4' } }));
+    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'edit', params: { id: '4' } }), { wrapper: freshDataClient().wrapper });
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(result.current.form.values).toMatchObject({ name: 'loaded' });
     let outcome: unknown;
@@ -50,7 +51,7 @@ describe('useFormController', () => {
     const e = env(async () => {
       throw Object.assign(new Error('validation failed'), { code: 40001, data: { errors: [{ field: 'name', message: 'name taken' }] } });
     });
-    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'add', params: {} }));
+    const { result } = renderHook(() => useFormController(schema, { env: e, mode: 'add', params: {} }), { wrapper: freshDataClient().wrapper });
     await act(async () => {
       result.current.form.createField({ name: 'name' });
       result.current.form.setValues({ name: 'dup' });
@@ -79,7 +80,7 @@ describe('useFormController', () => {
         },
       },
     } as unknown as FormSchema;
-    const { result } = renderHook(() => useFormController(withDialog, { env: e, mode: 'edit', params: { id: '4' } }));
+    const { result } = renderHook(() => useFormController(withDialog, { env: e, mode: 'edit', params: { id: '4' } }), { wrapper: freshDataClient().wrapper });
     await waitFor(() => expect(result.current.loading).toBe(false));
     let outcome: unknown;
     await act(async () => {
@@ -104,7 +105,7 @@ describe('useFormController', () => {
     } as unknown as FormSchema;
     let exists = true;
     const e = env(async (path) => (path === 'thing/exists' ? { exists } : { id: 9 }));
-    const { result } = renderHook(() => useFormController(checked, { env: e, mode: 'add', params: {} }));
+    const { result } = renderHook(() => useFormController(checked, { env: e, mode: 'add', params: {} }), { wrapper: freshDataClient().wrapper });
     await act(async () => {
       result.current.form.createField({ name: 'name' });
       result.current.form.setValues({ name: 'dup' });

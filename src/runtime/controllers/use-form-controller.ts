@@ -1,12 +1,12 @@
 /**
  * Headless form controller: a Formily form for the mode (view = read pretty), the load call
- * for edit / view (or a record handed in), submit per mode (form values restricted to the
+ * for edit / view through the query client (use-form-load.ts; or a record handed in), submit per mode (form values restricted to the
  * schema's fields, merged with the body mapping), field errors from 40001 replies set onto
  * Formily fields, success message, and what happens next. A submit `check` call runs first
  * and refuses the submit (message on a field) when its reply says so.
  */
 import { createForm, isField, type Form } from '@formily/core';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { vars } from '../actions.js';
 import { callApi, fieldErrorsOf, getPath } from '../api.js';
 import type { RuntimeEnv } from '../env.js';
@@ -14,6 +14,8 @@ import { evaluate } from '../expr/evaluate.js';
 import { resolveMap, resolvePath } from '../expr/template.js';
 import { dataFieldNames, shownIn } from '../formily-schema.js';
 import type { FormMode, FormSchema, RuntimeUser } from '../types.js';
+import { useFormLoad } from './use-form-load.js';
+import { useStable } from './use-stable.js';
 
 export interface FormControllerOptions {
   env: RuntimeEnv;
@@ -55,37 +57,18 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
   const { env, mode } = opts;
   const spec = schema.modes[mode];
   const readOnly = mode === 'view';
-  const form = useMemo(() => createForm({ readPretty: readOnly, initialValues: opts.record ?? {} }), [schema, mode, opts.record]); // eslint-disable-line react-hooks/exhaustive-deps -- a new form for a new schema, mode or record only (readOnly follows mode)
+  const record = opts.record;
+  const form = useMemo(() => createForm({ readPretty: mode === 'view', initialValues: record ?? {} }), [schema, mode, record]); // eslint-disable-line react-hooks/exhaustive-deps -- a new form for a new schema too, though the form does not read it
   const load = spec?.load ?? (mode !== 'add' ? schema.load : undefined);
-  const [loading, setLoading] = useState(Boolean(load));
-  const [loadError, setLoadError] = useState<unknown>(null);
   const [submitting, setSubmitting] = useState(false);
-  const paramsKey = JSON.stringify(opts.params);
+  const params = useStable(opts.params);
   const baseScope = useMemo(
-    () => ({ params: opts.params, query: opts.query ?? {}, user: opts.user ?? null, mode, record: opts.record ?? {} }),
-    [paramsKey, mode, opts.record, opts.user], // eslint-disable-line react-hooks/exhaustive-deps -- params by value (paramsKey), not by identity
+    () => ({ params, query: opts.query ?? {}, user: opts.user ?? null, mode, record: record ?? {} }),
+    [params, opts.query, mode, record, opts.user],
   );
   const scopeRef = useRef(baseScope);
   scopeRef.current = baseScope;
-
-  useEffect(() => {
-    if (!load) return;
-    let live = true;
-    setLoading(true);
-    Promise.resolve()
-      .then(() => callApi<unknown>(env.http, load.api, resolveMap(load.params, baseScope)))
-      .then((data) => {
-        if (!live) return;
-        const r = getPath(data, load.path);
-        if (r && typeof r === 'object') form.setInitialValues(r, 'overwrite');
-        setLoadError(null);
-      })
-      .catch((e: unknown) => live && setLoadError(e))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [form, load, paramsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- loads again for a new form, load or params (by value), not for a new env object
+  const { loading, loadError } = useFormLoad(form, load, env, baseScope);
 
   const submit = useCallback(async (): Promise<FormOutcome | null> => {
     const submitSpec = spec?.submit;

@@ -1,5 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { callApi } from '../api.js';
+import { freshDataClient } from '../data-layer/testing.js';
 import type { RuntimeEnv } from '../env.js';
 import { useMemoryQuery } from '../query.js';
 import type { ListSchema } from '../types.js';
@@ -21,6 +23,8 @@ const schema = {
   columns: [{ key: 'name', title: 'admin.demo.name', sorter: true }],
 } as unknown as ListSchema;
 
+const signal = { signal: expect.any(AbortSignal) };
+
 function setup(initial: Record<string, string> = {}) {
   const get = vi.fn(async (_path: string, params?: Record<string, unknown>) => ({
     list: [{ id: 1, name: `row p${String(params?.page)}` }],
@@ -30,18 +34,22 @@ function setup(initial: Record<string, string> = {}) {
     page_size: params?.page_size,
   }));
   const env = { http: { get, post: vi.fn() } } as unknown as RuntimeEnv;
-  const hook = renderHook(() => {
-    const query = useMemoryQuery(initial);
-    return { query, ctl: useListController(schema, { env, query, params: { shop: 5 } }) };
-  });
-  return { get, hook };
+  const { client, wrapper } = freshDataClient();
+  const hook = renderHook(
+    () => {
+      const query = useMemoryQuery(initial);
+      return { query, ctl: useListController(schema, { env, query, params: { shop: 5 } }) };
+    },
+    { wrapper },
+  );
+  return { get, hook, client };
 }
 
 describe('useListController', () => {
   it('loads page 1 with page_size 10 and mapped params', async () => {
     const { get, hook } = setup();
     await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
-    expect(get).toHaveBeenCalledWith('thing/list', { page: 1, page_size: 10, scope: 5 }, undefined);
+    expect(get).toHaveBeenCalledWith('thing/list', { page: 1, page_size: 10, scope: 5 }, signal);
     // requested once, during the first render (not again by the effect that reads the reply)
     expect(get).toHaveBeenCalledTimes(1);
     expect(hook.result.current.ctl.total).toBe(42);
@@ -53,12 +61,15 @@ describe('useListController', () => {
     const get = vi.fn(() => new Promise(() => undefined));
     const env = { http: { get, post: vi.fn() } } as unknown as RuntimeEnv;
     const seen: number[] = [];
-    renderHook(() => {
-      const query = useMemoryQuery({});
-      const ctl = useListController(schema, { env, query, params: { shop: 5 } });
-      seen.push(get.mock.calls.length);
-      return ctl;
-    });
+    renderHook(
+      () => {
+        const query = useMemoryQuery({});
+        const ctl = useListController(schema, { env, query, params: { shop: 5 } });
+        seen.push(get.mock.calls.length);
+        return ctl;
+      },
+      { wrapper: freshDataClient().wrapper },
+    );
     expect(seen[0]).toBe(1);
     expect(get).toHaveBeenCalledTimes(1);
   });
@@ -72,13 +83,13 @@ describe('useListController', () => {
   it('reads state from the query (shareable links) and writes filters, paging and sort back', async () => {
     const { get, hook } = setup({ page: '3', status: '1', name: 'ops' });
     await waitFor(() => expect(hook.result.current.ctl.loading).toBe(false));
-    expect(get).toHaveBeenLastCalledWith('thing/list', { page: 3, page_size: 10, status: 1, name: 'ops', scope: 5 }, undefined);
+    expect(get).toHaveBeenLastCalledWith('thing/list', { page: 3, page_size: 10, status: 1, name: 'ops', scope: 5 }, signal);
     expect(hook.result.current.ctl.filters).toEqual({ name: 'ops', status: 1 });
 
     act(() => hook.result.current.ctl.setFilters({ name: 'x', time: ['2026-01-01', '2026-01-02'] }));
     expect(hook.result.current.query.values).toEqual({ name: 'x', time: '["2026-01-01","2026-01-02"]' });
     await waitFor(() =>
-      expect(get).toHaveBeenLastCalledWith('thing/list', { page: 1, page_size: 10, name: 'x', scope: 5, from: '2026-01-01' }, undefined),
+      expect(get).toHaveBeenLastCalledWith('thing/list', { page: 1, page_size: 10, name: 'x', scope: 5, from: '2026-01-01' }, signal),
     );
 
     act(() => hook.result.current.ctl.setPage(2, 50));
@@ -125,5 +136,92 @@ describe('useListController', () => {
     await waitFor(() => expect(get.mock.calls.length).toBe(n + 1));
     act(() => hook.result.current.ctl.setSelection([1], [{ id: 1 }]));
     expect(hook.result.current.ctl.scope.selectedKeys).toEqual([1]);
+  });
+
+  it('lands on the previous page when a delete empties the last page (the emptied page is replaced in history)', async () => {
+    let rows = Array.from({ length: 21 }, (_, i) => ({ id: i + 1, name: `r${i + 1}` }));
+    const get = vi.fn(async (_path: string, p?: Record<string, unknown>) => {
+      const page = Number(p?.page ?? 1);
+      const size = Number(p?.page_size ?? 10);
+      return { list: rows.slice((page - 1) * size, page * size), total: rows.length };
+    });
+    const post = vi.fn(async (_path: string, body?: unknown) => {
+      const ids = (body as { ids: number[] }).ids;
+      rows = rows.filter((r) => !ids.includes(r.id));
+      return { ids };
+    });
+    const env = { http: { get, post } } as unknown as RuntimeEnv;
+    const sets: Array<Record<string, unknown>> = [];
+    const hook = renderHook(
+      () => {
+        const query = useMemoryQuery({ page: '3' });
+        const spy = { values: query.values, set: (n: Record<string, string | undefined>, o?: { replace?: boolean }) => (sets.push({ ...n, replace: o?.replace }), query.set(n)) };
+        return useListController(schema, { env, query: spy, params: { shop: 5 } });
+      },
+      { wrapper: freshDataClient().wrapper },
+    );
+    await waitFor(() => expect(hook.result.current.rows.map((r) => r.id)).toEqual([21]));
+    expect(hook.result.current.page).toBe(3);
+    // a batch delete of the last row, as a batch action runs it: the request, then refresh
+    await act(async () => {
+      await callApi(env.http, 'POST thing/batch-delete', { ids: [21] });
+      hook.result.current.refresh();
+    });
+    await waitFor(() => expect(hook.result.current.page).toBe(2));
+    expect(sets.at(-1)).toMatchObject({ page: '2', replace: true });
+    await waitFor(() => expect(hook.result.current.rows.map((r) => r.id)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]));
+    expect(hook.result.current.total).toBe(20);
+  });
+
+  it('shows a list seen before from the cache without a request; a write makes the next visit ask again', async () => {
+    const { client, wrapper } = freshDataClient();
+    const get = vi.fn(async () => ({ list: [{ id: 1, name: 'cached' }], total: 1 }));
+    const env = { http: { get, post: vi.fn(async () => ({})) } } as unknown as RuntimeEnv;
+    const mount = () =>
+      renderHook(
+        () => {
+          const query = useMemoryQuery({});
+          return useListController(schema, { env, query, params: { shop: 5 } });
+        },
+        { wrapper },
+      );
+    const first = mount();
+    await waitFor(() => expect(first.result.current.loading).toBe(false));
+    first.unmount();
+    expect(get).toHaveBeenCalledTimes(1);
+
+    // back to the list: rows at the first render, no loading state, no request
+    const back = mount();
+    expect(back.result.current.rows[0].name).toBe('cached');
+    expect(back.result.current.loading).toBe(false);
+    expect(get).toHaveBeenCalledTimes(1);
+    back.unmount();
+
+    // a write elsewhere (another resource): the cached rows show, and they are asked for again
+    await callApi(env.http, 'POST other/update', { id: 1 });
+    expect(client.getQueryState(['api', 'GET thing/list', { page: 1, page_size: 10, scope: 5 }])?.isInvalidated).toBe(true);
+    const after = mount();
+    expect(after.result.current.rows[0].name).toBe('cached');
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(after.result.current.loading).toBe(false));
+  });
+
+  it('cancels the request through its AbortSignal when the list goes away before the reply', async () => {
+    let seen: AbortSignal | undefined;
+    const get = vi.fn((_p: string, _q?: unknown, o?: { signal?: AbortSignal }) => {
+      seen = o?.signal;
+      return new Promise(() => undefined);
+    });
+    const env = { http: { get, post: vi.fn() } } as unknown as RuntimeEnv;
+    const hook = renderHook(
+      () => {
+        const query = useMemoryQuery({});
+        return useListController(schema, { env, query, params: { shop: 5 } });
+      },
+      { wrapper: freshDataClient().wrapper },
+    );
+    expect(seen?.aborted).toBe(false);
+    hook.unmount();
+    await waitFor(() => expect(seen?.aborted).toBe(true));
   });
 });

@@ -1,5 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { freshDataClient } from '../data-layer/testing.js';
 import type { RuntimeEnv } from '../env.js';
 import { useMemoryQuery } from '../query.js';
 import type { DetailSchema, ListSchema } from '../types.js';
@@ -59,12 +60,15 @@ describe('list refreshWhile', () => {
     const http = { get: vi.fn(async (path: string, params?: Record<string, unknown>) => get(path, params)), post: vi.fn() };
     const env = { http } as unknown as RuntimeEnv;
     const loadingSeen: boolean[] = [];
-    const hook = renderHook(() => {
-      const query = useMemoryQuery({});
-      const ctl = useListController(schema, { env, query, params: { task: 7 } });
-      loadingSeen.push(ctl.loading);
-      return ctl;
-    });
+    const hook = renderHook(
+      () => {
+        const query = useMemoryQuery({});
+        const ctl = useListController(schema, { env, query, params: { task: 7 } });
+        loadingSeen.push(ctl.loading);
+        return ctl;
+      },
+      { wrapper: freshDataClient().wrapper },
+    );
     const calls = (path: string) => http.get.mock.calls.filter((c) => c[0] === path).length;
     return { http, hook, calls, loadingSeen };
   }
@@ -151,11 +155,14 @@ describe('detail refreshWhile', () => {
       refreshWhile: { field: 'status', in: [0], intervalMs: 500 },
     } as unknown as DetailSchema;
     const seen: Array<{ loading: boolean; record: unknown }> = [];
-    const hook = renderHook(() => {
-      const ctl = useDetailController(schema, { env: { http } as unknown as RuntimeEnv, params: { id: 3 } });
-      seen.push({ loading: ctl.loading, record: ctl.record });
-      return ctl;
-    });
+    const hook = renderHook(
+      () => {
+        const ctl = useDetailController(schema, { env: { http } as unknown as RuntimeEnv, params: { id: 3 } });
+        seen.push({ loading: ctl.loading, record: ctl.record });
+        return ctl;
+      },
+      { wrapper: freshDataClient().wrapper },
+    );
     await tick(0);
     expect(hook.result.current.loads).toBe(1);
     const from = seen.length;

@@ -82,4 +82,31 @@ describe('useRemoteOptions', () => {
     expect(get).toHaveBeenCalledTimes(1);
     expect(get.mock.calls[0]).toEqual(expect.arrayContaining(['user/shop-mail-list', { id: 9 }]));
   });
+
+  it('keeps no failure: after a failed request the next picker asks again (not for 30 s the failure)', async () => {
+    function Roles() {
+      const { options, loading } = useRemoteOptions({ api: 'GET role/options' });
+      return <span data-testid="roles">{loading ? 'loading' : options.map((o) => o.label).join(',') || 'none'}</span>;
+    }
+    let fail = true;
+    const get = vi.fn(async () => {
+      if (fail) throw new Error('down');
+      return [{ id: 1, name: 'ops' }];
+    });
+    const http = { get, post: vi.fn() } as unknown as HttpPort;
+    const env = createFakeEnv(http, { root, locale: 'en-US' });
+    const wrap = () => (
+      <RuntimeContext.Provider value={{ env, registry: createDefaultRegistry({ strict: true }), user: null, loader: null } as unknown as Runtime}>
+        <Roles />
+      </RuntimeContext.Provider>
+    );
+    render(wrap());
+    await waitFor(() => expect(screen.getByTestId('roles').textContent).toBe('none'));
+    cleanup();
+    fail = false;
+    render(wrap());
+    await waitFor(() => expect(screen.getByTestId('roles').textContent).toBe('ops'));
+    expect(get).toHaveBeenCalledTimes(2);
+    expect(get.mock.calls[1]).toEqual(['role/options', {}, expect.objectContaining({ silent: true, signal: expect.any(AbortSignal) })]);
+  });
 });

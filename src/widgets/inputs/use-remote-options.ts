@@ -1,13 +1,18 @@
 /**
- * Options loaded from an API ref through the env: a session-wide lookup (`GET shop-list` with
- * env all, src/runtime/session-data.ts) reads the reply kept since sign-in; any other call is
- * shared by the pickers that ask within 30 s. A param left empty (undefined or null: a reaction
- * feeds it from a field not filled yet, e.g. the plan order's shops of the chosen user) means
- * "not ready": no request, no options.
+ * Options loaded from an API ref through the query client (src/runtime/data-layer): pickers that ask
+ * for the same API and params share one request and its reply for 30 s (the client's
+ * staleTime); a failed request is not kept — the next picker asks again; a write to the API's
+ * resource reloads it. A session-wide lookup (`GET shop-list` with env all,
+ * src/runtime/session-data.ts) reads the reply kept since sign-in. A param left empty (undefined
+ * or null: a reaction feeds it from a field not filled yet, e.g. the plan order's shops of the
+ * chosen user) means "not ready": no request, no options.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { callApi, getPath } from '../../runtime/api.js';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { getPath } from '../../runtime/api.js';
 import { useRuntime } from '../../runtime/context.js';
+import { apiKey, readApi } from '../../runtime/data-layer/keys.js';
+import { useDataClient } from '../../runtime/data-layer/use-data-client.js';
 import { evaluate } from '../../runtime/expr/evaluate.js';
 import { isSessionLookup, sessionLookup } from '../../runtime/session-data.js';
 
@@ -31,44 +36,36 @@ export interface RemoteOption {
   raw: Record<string, unknown>;
 }
 
-const memo = new Map<string, Promise<unknown>>();
+/** The items of a reply: the array at `path` (or its `list`); plain values stand for { id: v, name: v } (plan/config's currency codes). */
+function itemsOf(data: unknown, path: string | undefined): Array<Record<string, unknown>> {
+  const found = getPath(data, path);
+  const list = Array.isArray(found) ? found : Array.isArray((found as { list?: unknown })?.list) ? (found as { list: unknown[] }).list : [];
+  return list.map((x) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>) : { id: x, name: String(x) }));
+}
+
+const NONE: Array<Record<string, unknown>> = [];
 
 export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption[]; loading: boolean } {
   const { env } = useRuntime();
-  const [state, setState] = useState<{ list: Array<Record<string, unknown>>; loading: boolean }>({ list: [], loading: true });
+  const client = useDataClient();
   const ready = Object.values(p.params ?? {}).every((v) => v !== undefined && v !== null);
-  const key = ready ? `${p.api}?${JSON.stringify(p.params ?? {})}` : '';
-  useEffect(() => {
-    if (!key) {
-      setState({ list: [], loading: false });
-      return;
-    }
-    let live = true;
-    let pending = isSessionLookup(p.api, p.params) ? sessionLookup(env.http, p.api, p.params) : memo.get(key);
-    if (!pending) {
-      pending = callApi<unknown>(env.http, p.api, p.params ?? {}, { silent: true });
-      memo.set(key, pending);
-      setTimeout(() => memo.delete(key), 30_000);
-    }
-    pending
-      .then((data) => {
-        if (!live) return;
-        const found = getPath(data, p.path);
-        const list = Array.isArray(found) ? found : Array.isArray((found as { list?: unknown })?.list) ? (found as { list: unknown[] }).list : [];
-        // plain values (e.g. plan/config's currency codes) stand for { id: v, name: v }
-        const items = list.map((x) => (x !== null && typeof x === 'object' ? x : { id: x, name: String(x) }));
-        setState({ list: items as Array<Record<string, unknown>>, loading: false });
-      })
-      .catch(() => live && setState({ list: [], loading: false }));
-    return () => {
-      live = false;
-    };
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- `key` is made of every input of the fetch
+  const { http } = env;
+  const q = useQuery(
+    {
+      queryKey: apiKey(p.api, p.params),
+      queryFn: ({ queryKey, signal }) =>
+        isSessionLookup(p.api, p.params) ? sessionLookup<unknown>(http, p.api, p.params) : readApi<unknown>(http, queryKey[1], queryKey[2], signal, { silent: true }),
+      enabled: ready,
+    },
+    client,
+  );
+  const path = p.path;
+  const list = useMemo(() => (ready && q.data !== undefined ? itemsOf(q.data, path) : NONE), [ready, q.data, path]);
   // labels follow the language without a new request
   const labelKey = p.labelKeys?.[env.locale] ?? p.labelKey ?? 'name';
   const options = useMemo(
     () =>
-      state.list.map((raw) => {
+      list.map((raw) => {
         let label: unknown = raw[labelKey];
         if (p.optionLabel) {
           try {
@@ -79,7 +76,7 @@ export function useRemoteOptions(p: RemoteOptionsProps): { options: RemoteOption
         }
         return { label: String(label ?? ''), value: raw[p.valueKey ?? 'id'] as string | number, raw };
       }),
-    [state.list, labelKey, p.optionLabel, p.valueKey],
+    [list, labelKey, p.optionLabel, p.valueKey],
   );
-  return { options, loading: state.loading };
+  return { options, loading: ready && q.isLoading };
 }

@@ -1,6 +1,7 @@
 import { setValidateLanguage } from '@formily/core';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { RuntimeContext, type Runtime } from '../../runtime/context.js';
+import { DataClientBoundary } from '../../runtime/data-layer/use-data-client.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import { installSafeCompiler } from '../../runtime/expr/formily-compiler.js';
 import { setTracing } from '../../runtime/expr/trace.js';
@@ -40,7 +41,9 @@ export interface RuntimeProviderProps {
 
 /**
  * Provides the schema runtime to SchemaPage: environment, loader (cache by hash), widget
- * registry. In dev mode (env.devMode) it polls schema/list so edited schema files re-render.
+ * registry, and a query client when none is provided above (the console provides one for all
+ * its pages; tests and the bench pages get one per provider). In dev mode (env.devMode) it polls
+ * schema/list so edited schema files re-render.
  */
 export function RuntimeProvider({ env, children, user = null, registry, loader, pollMs = 2000 }: RuntimeProviderProps) {
   const reg = useMemo(() => registry ?? defaultRegistry, [registry]);
@@ -54,5 +57,9 @@ export function RuntimeProvider({ env, children, user = null, registry, loader, 
   }, [ld, env.devMode, pollMs]);
   useMemo(() => setValidateLanguage(env.locale), [env.locale]);
   const value = useMemo<Runtime>(() => ({ env, loader: ld, registry: reg, user }), [env, ld, reg, user]);
-  return <RuntimeContext.Provider value={value}>{children}</RuntimeContext.Provider>;
+  return (
+    <DataClientBoundary>
+      <RuntimeContext.Provider value={value}>{children}</RuntimeContext.Provider>
+    </DataClientBoundary>
+  );
 }
