@@ -5,7 +5,10 @@
  * the shop (a carrier, a payment method, a country, a product) taken from the shop's profile;
  * the wording is deliberately not the policy's own (synonyms, other phrasing, typos left out).
  *
- * Each template is asked of several demo shops, so the set has well over 200 questions.
+ * Each template is asked of several demo shops, so the set has well over 200 questions. Slices
+ * (issue 21): the same language, the other language (the 'international' topic is left out: the
+ * Chinese shops' policy of that topic is about invoices), hard paraphrases with typos, document
+ * rows (a line of a learned document, retrieval.bench.ts) and questions nothing answers.
  */
 import type { ShopProfile, Topic } from '../../server/db/demo/knowledge.js';
 
@@ -112,6 +115,63 @@ export const ZH: Template[] = [
   ['care', (p) => (p.long && p.products.length > 1 ? `${p.products[1]}怎么保养？` : null)],
 ];
 
+/**
+ * Hard paraphrases with typos (issue 21): what customers type — misspelt words, no question mark,
+ * other words than the policy's; Chinese with homophone typos and colloquial wording. Written
+ * after the lexicon, not used to tune it.
+ */
+export const HARD_EN: Template[] = [
+  ['returns', 'how many dayz do i have to retrun stuff'],
+  ['returns', 'can i get a refnd if i dont like it'],
+  ['shipping', 'when wil my order ship out'],
+  ['shipping', 'wich delivery company do u use'],
+  ['payment', 'can i pay in installmants'],
+  ['payment', 'do u take paypall or credit cards'],
+  ['warranty', 'is ther a guarentee if it breaks'],
+  ['sizes', 'what sise should i get, im usually a medium'],
+  ['changes', 'i need to cancle my order asap'],
+  ['tracking', 'where is my packge, cant find tracking'],
+  ['damaged', 'item came brokn in the box'],
+  ['discounts', 'can i use 2 promo codes togther'],
+  ['contact', 'what time does ur support open'],
+  ['exchanges', 'can i swop for a bigger size'],
+];
+export const HARD_ZH: Template[] = [
+  ['returns', '买的东西不想要了能退么'],
+  ['returns', '退欵多久到'],
+  ['shipping', '啥时候发货啊'],
+  ['shipping', '走的哪个快地'],
+  ['payment', '能不能分期付'],
+  ['warranty', '坏了保不保修'],
+  ['sizes', '我平时穿M码，选哪个码合适'],
+  ['changes', '地址写错了咋改'],
+  ['tracking', '包裹到哪了查不到'],
+  ['damaged', '收到货是坏的咋办'],
+  ['discounts', '两张卷能一起用不'],
+  ['contact', '客服啥时候在线'],
+  ['exchanges', '码数不对能换不'],
+];
+
+/** Questions nothing in a demo shop's knowledge answers (asked of every labelled shop, in both languages). */
+export const UNANSWERABLE: string[] = [
+  'Do you have a store I can visit in person?',
+  'Is there a loyalty app for my phone?',
+  'Do you sell gift vouchers for birthdays?',
+  'Can I book a video call with a stylist?',
+  'Are your factories certified fair trade?',
+  'Do you give discounts to nurses?',
+  'Can I pay with cryptocurrency?',
+  'Do you plant a tree for every order?',
+  '你们有线下体验店吗？',
+  '可以预约设计师一对一咨询吗？',
+  '产品有没有有机认证？',
+  '支持数字人民币付款吗？',
+  '老师有专属折扣吗？',
+  '可以开直播带货合作吗？',
+  '你们招不招兼职？',
+  '能帮我刻个名字吗？',
+];
+
 export interface LabelledShop {
   id: number;
   profile: ShopProfile;
@@ -126,15 +186,23 @@ export interface Labelled {
   topic: Topic;
   /** the policy that answers it */
   policyId: number;
+  /** same: asked in the shop's language; cross: in the other; hard: paraphrases with typos */
+  slice?: 'same' | 'cross' | 'hard';
 }
 
-/** Every template asked of `perTemplate` shops of its language (rotating), where it applies. */
-export function buildQuestions(shops: LabelledShop[], perTemplate = 3): Labelled[] {
+/**
+ * Every template asked of `perTemplate` shops (rotating), where it applies: `same` asks each
+ * language's templates of shops of that language, `cross` the other language's fixed-wording
+ * templates (a Chinese question of an English shop), `hard` the paraphrases with typos of each
+ * shop's language.
+ */
+export function buildQuestions(shops: LabelledShop[], perTemplate = 3, slice: 'same' | 'cross' | 'hard' = 'same'): Labelled[] {
   const out: Labelled[] = [];
   for (const lang of ['en', 'zh'] as const) {
     const pool = shops.filter((s) => s.profile.lang === lang);
     if (!pool.length) continue;
-    const templates = lang === 'en' ? EN : ZH;
+    const templates =
+      slice === 'cross' ? (lang === 'en' ? ZH : EN).filter(([topic, t]) => typeof t === 'string' && topic !== 'international') : slice === 'hard' ? (lang === 'en' ? HARD_EN : HARD_ZH) : lang === 'en' ? EN : ZH;
     let next = 0;
     templates.forEach(([topic, t]) => {
       let asked = 0;
@@ -143,7 +211,7 @@ export function buildQuestions(shops: LabelledShop[], perTemplate = 3): Labelled
         const question = typeof t === 'string' ? t : t(s.profile);
         const policyId = s.policies.get(topic);
         if (!question || !policyId) continue;
-        out.push({ shopId: s.id, lang, question, topic, policyId });
+        out.push({ shopId: s.id, lang: slice === 'cross' ? (lang === 'en' ? 'zh' : 'en') : lang, question, topic, policyId, slice });
         asked++;
       }
     });

@@ -18,8 +18,12 @@ describe('the customer-service lexicon', () => {
     expect(expandQuery('How long does it take?').concepts).toEqual([]); // how long is no concept
   });
 
-  it('makes concepts of what a question asks; unknown Chinese characters stay together', () => {
-    expect(expandQuery('有没有线下门店可以自提？').concepts).toEqual([['线下门店'], ['自提']]);
+  it("makes concepts of what a question asks: jieba's words, single characters it cut apart kept together", () => {
+    expect(expandQuery('有没有线下门店可以自提？').concepts).toEqual([['线下'], ['门店'], ['自提']]);
+    // the lexicon's longer word is taken out first (保修期, not 保修 leaving 期)
+    expect(expandQuery('保修期是多久？').concepts).toHaveLength(1);
+    // a group's English phrase counts in a passage as the phrase
+    expect(coverage(expandQuery('满多少包邮？').concepts, 'Free shipping on orders over $50.')).toBeGreaterThan(0);
     const c = expandQuery('Can I pay with Bitcoin?').concepts;
     expect(c).toHaveLength(2);
     expect(coverage(c, 'Payment methods\nWe accept Visa and PayPal.')).toBe(0.5);

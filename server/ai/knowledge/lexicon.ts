@@ -10,7 +10,8 @@
  * "return"), then Chinese words (matched as substrings of the question, since the segmenter cuts
  * 退货期限 or 能退吗 differently by context).
  */
-import { tokenize } from './segment.js';
+import { generalWeight } from './general-idf.js';
+import { hanWords, tokenize } from './segment.js';
 
 type Group = readonly [en: readonly string[], zh: readonly string[], opts?: { concept: boolean }];
 
@@ -101,13 +102,15 @@ interface Compiled {
   zh: readonly string[];
   /** the tokens the group adds to a query, with their weight relative to the lexicon's (1) */
   tokens: Array<[string, number]>;
-  /** what counts as the group in a passage: its one-word English entries and its Chinese words */
+  /** what counts as the group in a passage: its English entries (a phrase as its tokens joined by a space) and its Chinese words */
   marks: string[];
   concept: boolean;
 }
 
 /** A Chinese word's characters are searched too (the index's segmenter may cut the word differently), at this share. */
 const CHAR_SHARE = 0.4;
+/** The words of an English phrase of a group ("shipping cost" → ship, cost) are searched too, at this share. */
+const PHRASE_SHARE = 0.5;
 
 const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
   const enTok: string[][] = [];
@@ -120,10 +123,10 @@ const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
   const tokens = new Map<string, number>();
   const marks = new Set<string>();
   for (const t of enTok) {
-    if (t.length !== 1) continue;
-    tokens.set(t[0], 1);
-    marks.add(t[0]);
+    marks.add(t.join(' '));
+    if (t.length === 1) tokens.set(t[0], 1);
   }
+  for (const t of enTok) for (const w of t) if (!tokens.has(w)) tokens.set(w, PHRASE_SHARE);
   for (const w of zh) {
     marks.add(w);
     // the word, and as the index may have it in context: the segmenter's words of it (a word of
@@ -136,17 +139,19 @@ const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
   return { en: enTok, raw, zh, tokens: [...tokens], marks: [...marks], concept: opts?.concept ?? true };
 });
 
+/** The lexicon's Chinese words, longest first (保修期 is taken out of a question before 保修). */
+const ZH_BY_LENGTH = [...new Set(COMPILED.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length);
+
 /** Words of asking, not what is asked about (they make no concept of a question). */
 const ASKING = new Set(
   'long much many way get got like ok okay anything something possible still yet also really just soon time take'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
     '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
   ),
 );
-const zhSeg = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /**
- * The Chinese concepts of `text` (dictionary words already taken out): words of two or more
- * characters, and runs of single characters the dictionary did not know (线|下|门|店 → 线下门店).
+ * The Chinese concepts of `text` (the lexicon's words already taken out): jieba's words of two or
+ * more characters, and runs of single characters it cut apart (比特|币 stays 比特, 刻|字 → 刻字).
  */
 function hanConcepts(text: string): string[] {
   const out: string[] = [];
@@ -156,9 +161,8 @@ function hanConcepts(text: string): string[] {
       if ([...single].length >= 2 && !ASKING.has(single)) out.push(single);
       single = '';
     };
-    for (const s of zhSeg.segment(run)) {
-      const w = s.segment;
-      if (!s.isWordLike || ASKING.has(w) || tokenize(w).length === 0) {
+    for (const w of hanWords(run)) {
+      if (ASKING.has(w) || tokenize(w).length === 0) {
         flush();
         continue;
       }
@@ -200,6 +204,12 @@ export interface Expansion {
    * kept together: 线|下|门|店 is one concept, 线下门店).
    */
   concepts: string[][];
+  /**
+   * How much each concept weighs in `coverage` (same order): 1 for a lexicon group and an English
+   * word, a Chinese word by how rare it is in general Chinese (jieba's IDF table, general-idf.ts):
+   * 如果 and 喜欢 say little about what is asked, 门店 and 比特币 say what it is about.
+   */
+  weights: number[];
 }
 
 /** The question's tokens, the lexicon's additions and the question's concepts. */
@@ -232,24 +242,43 @@ export function expandQuery(query: string): Expansion {
   }
   for (const t of terms) group.set(t, t);
   // the dictionary's Chinese words are concepts already: what is left of the Chinese text
-  for (const g of COMPILED) for (const w of g.zh) if (text.includes(w)) text = text.split(w).join(' ');
-  for (const w of new Set(hanConcepts(text))) concepts.push([w]);
+  for (const w of ZH_BY_LENGTH) if (text.includes(w)) text = text.split(w).join(' ');
+  const weights = concepts.map(() => 1);
+  for (const w of new Set(hanConcepts(text))) {
+    concepts.push([w]);
+    weights.push(generalWeight(w));
+  }
   // English (and other spaced) words in no group
   for (const w of new Set(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')))) {
-    if (!covered.has(w) && !ASKING.has(w)) concepts.push([w]);
+    if (covered.has(w) || ASKING.has(w)) continue;
+    concepts.push([w]);
+    weights.push(1);
   }
-  return { terms, added: [...added], concepts, group };
+  return { terms, added: [...added], concepts, group, weights };
+}
+
+/** Which of the question's concepts a passage has (title and text): one of its tokens (a Chinese word as a substring, since segmentation varies). */
+export function conceptsIn(concepts: string[][], passage: string): boolean[] {
+  const lower = passage.normalize('NFKC').toLowerCase();
+  const seq = tokenize(lower, { chars: false });
+  const toks = new Set(seq);
+  const has = (t: string) => (/\p{Script=Han}/u.test(t) ? lower.includes(t) : t.includes(' ') ? hasSeq(seq, t.split(' ')) : toks.has(t));
+  return concepts.map((c) => c.some(has));
 }
 
 /**
- * The share of the question's concepts a passage has (title and text): a concept counts when
- * the passage has one of its tokens (a Chinese word as a substring, since segmentation varies).
+ * The share of the question's concepts a passage has, each weighing its `weights` entry (all 1
+ * when none are given).
  */
-export function coverage(concepts: string[][], passage: string): number {
+export function coverage(concepts: string[][], passage: string, weights?: readonly number[]): number {
   if (!concepts.length) return 0;
-  const lower = passage.normalize('NFKC').toLowerCase();
-  const toks = new Set(tokenize(lower));
-  let n = 0;
-  for (const c of concepts) if (c.some((t) => (/\p{Script=Han}/u.test(t) ? lower.includes(t) : toks.has(t)))) n++;
-  return n / concepts.length;
+  const has = conceptsIn(concepts, passage);
+  let got = 0;
+  let all = 0;
+  has.forEach((h, i) => {
+    const w = weights?.[i] ?? 1;
+    all += w;
+    if (h) got += w;
+  });
+  return all > 0 ? got / all : 0;
 }

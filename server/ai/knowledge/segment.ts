@@ -1,17 +1,24 @@
 /**
  * Word segmentation for retrieval, the same on both sides (what is indexed and what is asked):
- * Intl.Segmenter's word granularity (ICU's dictionary for unspaced Chinese, Unicode rules for
- * spaced scripts), NFKC-folded (full-width letters and digits become ASCII), lower-cased,
+ * jieba (`@node-rs/jieba`, its dictionary and HMM for unknown words) for runs of Chinese
+ * characters, Unicode letter classes for spaced scripts, NFKC-folded (full-width letters and digits become ASCII), lower-cased,
  * English words stemmed (Porter, `stemmer`), and a short list of function words dropped
  * (English from `stopword`; a hand-picked Chinese list, see ZH_STOP).
  *
  * The tokens are stored space-separated (`knowledge_chunk.segmented`), so PostgreSQL's 'simple'
  * text-search configuration only has to split on spaces: the same on PGlite and PostgreSQL.
  */
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 
-const seg = new Intl.Segmenter('zh', { granularity: 'word' });
+// jieba's dictionary takes about 0.5 s and 60 MB to load: only in a process that segments
+let jieba: Jieba | null = null;
+const jb = (): Jieba => (jieba ??= Jieba.withDict(dict));
+
+/** The words of a run of Chinese characters (jieba's accurate mode, HMM for words it lacks). */
+export const hanWords = (run: string): string[] => (run ? jb().cut(run, true) : []);
 
 // `stopword`'s English list, and the words of asking it lacks
 const EN_STOP = new Set([...eng.map((w) => w.toLowerCase()), ...'when why does did please hi hello thanks thank us will would could can tell know want need use uses used using'.split(' ')]);
@@ -22,8 +29,7 @@ const ZH_STOP = new Set(
 );
 const LATIN = /^[a-z]+$/;
 
-// Runs of Han characters go to the segmenter; other words are matched here. V8's segment
-// iterator slows down on long strings (measured: 62 KB of mixed text 1.5 s whole, 0.1 s as runs).
+// Runs of Han characters go to jieba; other words are matched here.
 const NOT_HAN = '(?:(?!\\p{Script=Han})[\\p{L}\\p{N}\\p{M}])';
 const RUN = new RegExp(`(\\p{Script=Han}+)|${NOT_HAN}+(?:['’.]${NOT_HAN}+)*`, 'gu');
 
@@ -38,8 +44,8 @@ function push(out: string[], word: string): void {
 
 /**
  * Tokens of `text`, in order. A Chinese word of several characters also yields its characters
- * (after the word): the dictionary splits 几天 / 2-4天 or 支付宝 / 支付 differently depending on
- * the context, and the characters still meet; BM25 weighs the rarer whole word higher.
+ * (after the word): the segmenter cuts 发错货 / 发错 or 2-4天 / 几天 differently depending on the
+ * context, and the characters still meet; BM25 weighs the rarer whole word higher.
  * `chars: false`: the words alone (what a question asks about, server/ai/knowledge/lexicon.ts).
  */
 export function tokenize(text: string, opts: { chars?: boolean } = {}): string[] {
@@ -51,10 +57,10 @@ export function tokenize(text: string, opts: { chars?: boolean } = {}): string[]
       push(out, m[0].replace(/['’]/g, ''));
       continue;
     }
-    for (const s of seg.segment(m[1])) {
-      if (!s.isWordLike || ZH_STOP.has(s.segment)) continue;
-      out.push(s.segment);
-      if (chars && s.segment.length > 1) for (const ch of s.segment) if (!ZH_STOP.has(ch)) out.push(ch);
+    for (const w of hanWords(m[1])) {
+      if (ZH_STOP.has(w)) continue;
+      out.push(w);
+      if (chars && w.length > 1) for (const ch of w) if (!ZH_STOP.has(ch)) out.push(ch);
     }
   }
   return out;

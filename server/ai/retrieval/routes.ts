@@ -2,11 +2,13 @@
  * Retrieval test ("hit testing", as in Dify): a query → the ranked chunks of the knowledge index
  * with their source, BM25 score, vector similarity (hybrid ranking), the words matched and the
  * filters used; `ranking` says whether BM25 and vectors were fused ('hybrid') or BM25 ranked
- * alone ('bm25', with `ranking_note` saying why).
+ * alone ('bm25', with `ranking_note` saying why); and the decision the answer would follow
+ * (server/ai/knowledge/decide.ts): each hit's relevance, whether it is used, the threshold and
+ * top-k (the shop's, or the ones given to try) and whether the knowledge answers at all.
  *
- *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking? }
- *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=   (the schema page
- *        intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
+ *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking?, threshold?, top_k? }
+ *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=&threshold=&top_k=   (the
+ *        schema page intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
  */
 import { Type } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
@@ -16,10 +18,13 @@ import { Id } from '../../resources/engine/schemas.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
 import { K } from '../../resources/keys.js';
 import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
-import { coverage } from '../knowledge/lexicon.js';
+import { judge, TOP_K_MAX } from '../knowledge/decide.js';
+import { conceptsIn } from '../knowledge/lexicon.js';
+import { retrievalSettings } from '../knowledge/settings.js';
 import { searchKnowledge } from './search.js';
+import { HIT_TEST_KEY, settingsRoutes } from './settings-routes.js';
 
-export const HIT_TEST_KEY = 'intelligent_text.text.learn.policy_management.hit_test';
+export { HIT_TEST_KEY };
 const ACCESS = { permission: [HIT_TEST_KEY, K.policy, K.storePolicy, K.doc] };
 
 const QUERY = Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' });
@@ -27,6 +32,8 @@ const LIMIT = Type.Integer({ minimum: 1, maximum: 50, default: 10 });
 const SOURCE = StringEnum(SOURCE_TYPES);
 const PTYPE = Type.Integer({ enum: ids(POLICY_SOURCE_TYPES) });
 const CHANNEL = StringEnum(CHANNELS);
+const THRESHOLD = Type.Number({ minimum: 0, maximum: 1 });
+const TOP_K = Type.Integer({ minimum: 1, maximum: TOP_K_MAX });
 
 const hitSchema = {
   type: 'object',
@@ -48,6 +55,11 @@ const hitSchema = {
     matched: { type: 'integer' },
     matched_terms: { type: 'string' },
     coverage: { type: 'number' },
+    relevance: { type: 'number' },
+    /** 1: the answer uses this chunk (within the top-k, relevance ≥ threshold or a close vector); 0: not */
+    used: { type: 'integer', enum: [0, 1] },
+    verdict: { type: 'string', enum: ['used', 'below_threshold', 'beyond_top_k'] },
+    threshold: { type: 'number' },
   },
 };
 const replySchema = {
@@ -75,6 +87,15 @@ const replySchema = {
       properties: { server_id: { type: 'integer' }, server: { type: 'string' }, model: { type: 'string' } },
     },
     took_ms: { type: 'number' },
+    decision: {
+      type: 'object',
+      properties: {
+        threshold: { type: 'number' },
+        top_k: { type: 'integer' },
+        source: { type: 'string', enum: ['default', 'shop', 'assistant', 'request'] },
+        answered: { type: 'boolean' },
+      },
+    },
     total: { type: 'integer' },
     list: { type: 'array', items: hitSchema },
   },
@@ -88,6 +109,8 @@ interface HitTestInput {
   policy_types?: number[] | null;
   limit?: number;
   ranking?: 'auto' | 'bm25';
+  threshold?: number | null;
+  top_k?: number | null;
 }
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -95,7 +118,8 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
   await mustExist(ctx.db, 'shop', b.shop_id ?? undefined, 'shop_id');
-  const limit = b.limit ?? 10;
+  const settings = await retrievalSettings(ctx.db, { shopId: b.shop_id ?? null, override: { threshold: b.threshold, topK: b.top_k } });
+  const limit = b.limit ?? Math.max(10, settings.topK);
   const filters = {
     shop_id: b.shop_id ?? null,
     channel: b.channel ?? null,
@@ -116,12 +140,18 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
   });
   const concepts = r.expansion.concepts;
   const conceptsOf = (h: { title: string; text: string }) => {
-    const c = coverage(concepts, `${h.title}\n${h.text}`);
-    return { coverage: r3(c), matched_terms: `${Math.round(c * concepts.length)} / ${concepts.length}` };
+    const n = conceptsIn(concepts, `${h.title}\n${h.text}`).filter(Boolean).length;
+    return { coverage: r3(concepts.length ? n / concepts.length : 0), matched_terms: `${n} / ${concepts.length}` };
   };
+  // the decision as the answer makes it (server/ai/answer.ts): the first top-k, relevance against the threshold
+  const d = judge(r.hits, r.expansion, settings);
   const list = r.hits.map((h, i) => ({
     rank: i + 1,
     ...h,
+    relevance: r3(d.judged[i].relevance),
+    used: d.judged[i].verdict === 'used' ? 1 : 0,
+    verdict: d.judged[i].verdict,
+    threshold: settings.threshold,
     score: r3(h.score),
     bm25: h.bm25 === null ? null : r3(h.bm25),
     similarity: h.similarity === null ? null : r3(h.similarity),
@@ -141,6 +171,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
     embedded: r.embedded,
     embeddings,
     took_ms: Math.round(r.tookMs * 10) / 10,
+    decision: { threshold: settings.threshold, top_k: settings.topK, source: settings.source, answered: d.answered },
     total: list.length,
     list,
   };
@@ -162,6 +193,8 @@ const postRoute = route({
       policy_types: Type.Optional(Type.Array(PTYPE, { maxItems: 11, uniqueItems: true })),
       limit: Type.Optional(LIMIT),
       ranking: Type.Optional(StringEnum(['auto', 'bm25'], { default: 'auto' })),
+      threshold: Type.Optional(Nullable(THRESHOLD)),
+      top_k: Type.Optional(Nullable(TOP_K)),
     },
     { additionalProperties: false },
   ),
@@ -182,6 +215,8 @@ const getRoute = route({
       source_type: Type.Optional(SOURCE),
       policy_type: Type.Optional(PTYPE),
       limit: Type.Optional(LIMIT),
+      threshold: Type.Optional(THRESHOLD),
+      top_k: Type.Optional(TOP_K),
     },
     { additionalProperties: false },
   ),
@@ -196,8 +231,10 @@ const getRoute = route({
       source_types: q.source_type ? [q.source_type] : null,
       policy_types: q.policy_type ? [q.policy_type] : null,
       limit: q.limit,
+      threshold: q.threshold,
+      top_k: q.top_k,
     });
   },
 });
 
-export const routes: RouteDef[] = [postRoute, getRoute];
+export const routes: RouteDef[] = [postRoute, getRoute, ...settingsRoutes];

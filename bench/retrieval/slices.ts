@@ -1,0 +1,111 @@
+/**
+ * The slices of the retrieval bench (issue 21), each asked of its shop, shop-filtered, as the
+ * built-in responder asks (one chunk per source, five sources):
+ *
+ *   - same: the labelled questions in the shop's language (questions.ts EN / ZH);
+ *   - cross: the other language's fixed-wording questions (a Chinese question of an English shop);
+ *   - hard: paraphrases with typos (HARD_EN / HARD_ZH);
+ *   - docs: a line of a learned document (from its middle page, as a customer might paste it) —
+ *     the document must be among the five;
+ *   - unanswerable: questions nothing in a demo shop answers, asked of every labelled shop.
+ *
+ * Per slice recall@5 (answerable slices) and how the retrieval decision
+ * (server/ai/knowledge/decide.ts, its defaults) goes: declines of the unanswerable ones, false
+ * declines of the answerable ones.
+ */
+import { DEFAULT_RETRIEVAL, judge } from '../../server/ai/knowledge/decide.js';
+import { searchKnowledge } from '../../server/ai/retrieval/search.js';
+import type { SqlDb } from '../../server/db/sql-db.js';
+import { quantile } from '../lib/stats.js';
+import { buildQuestions, UNANSWERABLE, type LabelledShop } from './questions.js';
+
+export type SliceName = 'same' | 'cross' | 'hard' | 'docs' | 'unanswerable';
+
+interface Ask {
+  slice: SliceName;
+  shopId: number;
+  question: string;
+  /** what must be among the five ('policy:12', 'learn_doc:3'); null: nothing answers it */
+  want: string | null;
+}
+
+export interface SliceResult {
+  n: number;
+  /** answerable slices: the share found among the first five */
+  recall5: number | null;
+  /** the share the decision declined (unanswerable: the right call; answerable: false declines) */
+  declined: number;
+  misses: Array<{ question: string; got: string[] }>;
+}
+
+export interface SlicesResult {
+  slices: Record<SliceName, SliceResult>;
+  /** declined answerable questions over all answerable slices */
+  falseDeclines: number;
+  p50: number | null;
+  p99: number | null;
+  n: number;
+}
+
+/** The shops with learned documents (the docs slice asks them; the smoke indexes them too). */
+export async function docShops(db: SqlDb): Promise<number[]> {
+  const r = await db.query<{ id: number }>(`SELECT DISTINCT shop_id AS id FROM learn_doc WHERE status = 1 AND shop_id IS NOT NULL ORDER BY 1 LIMIT 40`);
+  return r.rows.map((x) => x.id);
+}
+
+/** One line of each learned document of those shops (the last long line of its middle page). */
+async function docQuestions(db: SqlDb): Promise<Ask[]> {
+  const r = await db.query<{ id: number; shop_id: number; content: string }>(
+    `SELECT id, shop_id, content FROM learn_doc WHERE status = 1 AND shop_id = ANY($1::int[]) ORDER BY id LIMIT 100`,
+    [await docShops(db)],
+  );
+  const out: Ask[] = [];
+  for (const d of r.rows) {
+    const page = d.content.split('\f')[1] ?? d.content;
+    const line = page.split('\n').map((l) => l.trim()).filter((l) => l.length > 20 && !l.startsWith('#')).at(-1);
+    if (line) out.push({ slice: 'docs', shopId: d.shop_id, question: line, want: `learn_doc:${d.id}` });
+  }
+  return out;
+}
+
+export async function buildAsks(db: SqlDb, shops: LabelledShop[], perTemplate: number): Promise<Ask[]> {
+  const labelled = (['same', 'cross', 'hard'] as const).flatMap((slice) =>
+    buildQuestions(shops, perTemplate, slice).map((q): Ask => ({ slice, shopId: q.shopId, question: q.question, want: `policy:${q.policyId}` })),
+  );
+  const unanswerable = shops.flatMap((s) => UNANSWERABLE.map((question): Ask => ({ slice: 'unanswerable', shopId: s.id, question, want: null })));
+  return [...labelled, ...(await docQuestions(db)), ...unanswerable];
+}
+
+export async function runSlices(db: SqlDb, asks: Ask[]): Promise<SlicesResult> {
+  for (const a of asks.slice(0, 20)) await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: 5, sync: false }); // warm-up
+  const ms: number[] = [];
+  const per = new Map<SliceName, { n: number; found: number; declined: number; misses: SliceResult['misses'] }>();
+  for (const a of asks) {
+    const t0 = performance.now();
+    const r = await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: DEFAULT_RETRIEVAL.topK, perSource: 1, sync: false });
+    ms.push(performance.now() - t0);
+    const d = judge(r.hits, r.expansion, DEFAULT_RETRIEVAL);
+    const s = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [] };
+    per.set(a.slice, s);
+    s.n++;
+    if (!d.answered) s.declined++;
+    if (a.want === null) {
+      if (d.answered && s.misses.length < 20) s.misses.push({ question: a.question, got: r.hits.slice(0, 1).map((h) => h.title) });
+      continue;
+    }
+    const found = r.hits.slice(0, 5).some((h) => `${h.source_type}:${h.source_id}` === a.want);
+    if (found) s.found++;
+    else if (s.misses.length < 20) s.misses.push({ question: a.question, got: r.hits.map((h) => h.title) });
+  }
+  const names: SliceName[] = ['same', 'cross', 'hard', 'docs', 'unanswerable'];
+  const slices = Object.fromEntries(
+    names.map((n) => {
+      const s = per.get(n) ?? { n: 0, found: 0, declined: 0, misses: [] };
+      return [n, { n: s.n, recall5: n === 'unanswerable' || !s.n ? null : s.found / s.n, declined: s.n ? s.declined / s.n : 0, misses: s.misses }];
+    }),
+  ) as Record<SliceName, SliceResult>;
+  const answerable = names.filter((n) => n !== 'unanswerable').map((n) => per.get(n) ?? { n: 0, declined: 0 });
+  const an = answerable.reduce((a, s) => a + s.n, 0);
+  const falseDeclines = an ? answerable.reduce((a, s) => a + s.declined, 0) / an : 0;
+  return { slices, falseDeclines, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), n: asks.length };
+}
