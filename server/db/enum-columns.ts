@@ -20,6 +20,8 @@ export const ENUM_COLUMNS: Partial<Record<EnumId, readonly string[]>> = {
   feedback_status: ['feedback.status'],
   learn_material_status: ['learn_material.status'],
   notification_status: ['notification.status'],
+  notify_channel_kind: ['notification_send.channel'],
+  notify_send_state: ['notification_send.state'],
   order_financial_status: ['shop_order.financial_status'],
   order_fulfillment_status: ['shop_order.fulfillment_status'],
   permission_type: ['permissions.permission_type'],

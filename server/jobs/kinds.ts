@@ -14,10 +14,11 @@ import { trainRunKind } from '../resources/lab/train-job.js';
 import { reidentifyKind } from '../resources/product-identify.js';
 import { autoLearnTicker, mineKind } from '../resources/auto-learn.js';
 import { pushKind } from '../resources/notification-push.js';
+import { deliverKind, deliverTicker } from '../notify/deliver-job.js';
 import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
 import { imageExtractKind } from '../resources/config/image-extract-job.js';
 import { shopSyncKind } from '../resources/page-groups/index.js';
 
-export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, exportKind, embedKind, imageExtractKind, shopSyncKind];
+export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, deliverKind, exportKind, embedKind, imageExtractKind, shopSyncKind];
 
-export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, knowledgeEmbedTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker];
+export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, knowledgeEmbedTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker, deliverTicker];

@@ -7,7 +7,7 @@ import { douyinProduct } from './douyin-product.js';
 import { learnDoc } from './learn-doc.js';
 import { knowledgeRoutes, learnKnowledge, learnMaterial } from './learn-material.js';
 import { customer, mailAccount, merchantRoutes } from './merchant.js';
-import { notification } from './notification.js';
+import { NOTIFY_RESOURCES, notification } from './notification.js';
 import { order } from './order.js';
 import { plan, planConfigRoute } from './plan.js';
 import { learnTodoRoute } from './learn-todo.js';
@@ -26,6 +26,7 @@ export const RESOURCES: ResourceDef[] = [
   shop, customer, mailAccount, order, plan, planOrder, notification, policy, learnPolicy, learnPolicyProduct,
   learnMaterial, learnKnowledge, learnDoc, productDesc, chatAssistant, douyinProduct, replyTemplate,
   ...SESSION_RESOURCES,
+  ...NOTIFY_RESOURCES,
   ...VOICE_RESOURCES,
   ...LAB_RESOURCES,
 ];

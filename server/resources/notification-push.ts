@@ -7,12 +7,20 @@
  * `notification.push_job_id` writes the notification's status and counts.
  */
 import type { JobKind } from '../jobs/types.js';
+import { addSends } from './notification-sends.js';
+import { ensureDeliverJob } from '../notify/sends.js';
 
 export const PUSH_KIND = 'notification.push';
 const BATCH = 500;
 
 
-export const pushKind: JobKind<{ notificationId: number }> = {
+/**
+ * `sandbox`: the server runs on demo data, so a shop without a channel of its own gets the notice
+ * through the built-in sandbox receiver (server/notify/sandbox.ts). Each batch also writes the
+ * sends of its deliveries (one per enabled channel of the shop) and makes sure a
+ * `notification.deliver` job is on its way.
+ */
+export const pushKind: JobKind<{ notificationId: number; sandbox?: boolean }> = {
   kind: PUSH_KIND,
   title: (d) => `Push notification ${d.notificationId} / 推送通知 ${d.notificationId}`,
   maxAttempts: 3,
@@ -45,6 +53,7 @@ export const pushKind: JobKind<{ notificationId: number }> = {
            ON CONFLICT (notification_id, shop_id) DO NOTHING`,
           [id, shops],
         );
+        if (await addSends(q, id, shops, !!ctx.job.data.sandbox)) await ensureDeliverJob(q, ctx.enqueue, id, ctx.job.createdBy);
         await q.query(
           `UPDATE notification SET push_quantity = (SELECT count(*) FROM notification_delivery WHERE notification_id = $1)
             WHERE id = $1 AND push_job_id = $2`,

@@ -8,6 +8,15 @@ import type { ResourceDef } from './engine/types.js';
 import { NOTICE_STATUS, SHOP_TYPES, ids } from './enums.js';
 import { K } from './keys.js';
 import { PUSH_KIND } from './notification-push.js';
+import { NK } from './notification-keys.js';
+import { notificationChannel } from './notification-channel.js';
+import { notificationSend, notificationSendAttempt } from './notification-sends.js';
+import { smtpRoutes } from './notification-smtp.js';
+import { pageReply } from '../http/list.js';
+
+/** per shop of a notice: its sends' states (a shop with several channels counts once) */
+const shopStates = (having: string) =>
+  `(SELECT count(*)::int FROM (SELECT 1 FROM notification_send s WHERE s.notification_id = t.id GROUP BY s.shop_id HAVING ${having}) x)`;
 
 export const NEED_TARGET_TYPE = 'please check the store type / 请勾选店铺类型';
 
@@ -40,6 +49,28 @@ export const notification: ResourceDef = {
       readOnly: true,
       select: '(SELECT count(*)::int FROM notification_delivery d WHERE d.notification_id = t.id AND d.read_at IS NOT NULL)',
     },
+    // delivery through the shops' channels (server/notify): shops reached, failed, still on the way
+    push_delivered_count: { schema: { type: 'integer' }, virtual: true, select: shopStates(`bool_or(s.state = 'delivered')`) },
+    push_failed_count: { schema: { type: 'integer' }, virtual: true, select: shopStates(`bool_and(s.state = 'failed')`) },
+    push_pending_count: {
+      schema: { type: 'integer' },
+      virtual: true,
+      select: shopStates(`bool_or(s.state IN ('pending', 'sending')) AND NOT bool_or(s.state = 'delivered')`),
+    },
+    push_no_channel_count: {
+      schema: { type: 'integer' },
+      virtual: true,
+      select:
+        '(SELECT count(*)::int FROM notification_delivery d WHERE d.notification_id = t.id AND NOT EXISTS (SELECT 1 FROM notification_send s WHERE s.notification_id = d.notification_id AND s.shop_id = d.shop_id))',
+    },
+    /** some of its sends went to the built-in sandbox receiver (demo data) */
+    push_sandbox: { schema: { type: 'boolean' }, virtual: true, select: "EXISTS (SELECT 1 FROM notification_send s WHERE s.notification_id = t.id AND s.channel = 'sandbox')" },
+    /** still pushing, or a send on its way (the pages refresh while it is) */
+    push_active: {
+      schema: { type: 'boolean' },
+      virtual: true,
+      select: "(t.status = 2 OR EXISTS (SELECT 1 FROM notification_send s WHERE s.notification_id = t.id AND s.state IN ('pending', 'sending')))",
+    },
     pushed_at: F.dateTime({ nullable: true, readOnly: true, sort: true }),
     // the push job (notification-push.ts): its state and progress (shops reached / to reach)
     push_job_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
@@ -58,7 +89,7 @@ export const notification: ResourceDef = {
   },
   operations: {
     list: { permission: K.notice },
-    detail: { permission: K.notice },
+    detail: { permission: [K.notice, NK.noticeDetail] },
     create: { permission: K.noticeAdd, path: 'add' },
     update: { permission: K.noticeUpdate },
     delete: { permission: K.noticeDelete },
@@ -76,7 +107,7 @@ const pushRoute = route({
   path: 'notification/push',
   access: { permission: K.noticePush },
   summary:
-    'Push a notification to every active shop of its target types: a `notification.push` job writes one delivery per shop (status 2 pushing → 1 pushed); `force` re-pushes a pushed one',
+    'Push a notification to every active shop of its target types: a `notification.push` job writes one delivery per shop (status 2 pushing → 1 pushed) and one send per channel of the shop, which `notification.deliver` jobs send (on demo data, shops without a channel get it through the sandbox receiver); `force` re-pushes a pushed one (failed sends are tried again)',
   get reply() {
     return rowSchema(notification);
   },
@@ -90,7 +121,9 @@ const pushRoute = route({
     const types = before.target_types as number[];
     if (!types.length) throw invalid([{ field: 'target_types', message: NEED_TARGET_TYPE }]);
     // the job commits with the status change (or neither does)
-    const job = await ctx.req.server.jobs.enqueue(ctx.db, PUSH_KIND, { notificationId: id }, {
+    // demo data: shops without a channel of their own get it through the sandbox receiver
+    const sandbox = ctx.req.server.backofficeConfig.seedDemo;
+    const job = await ctx.req.server.jobs.enqueue(ctx.db, PUSH_KIND, { notificationId: id, sandbox }, {
       createdBy: ctx.user?.id ?? null,
       ref: { type: 'notification', id },
       title: `Push "${String(before.title).slice(0, 60)}" / 推送通知`,
@@ -128,10 +161,7 @@ const deliveriesRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: {
-    type: 'object',
-    properties: { list: { type: 'array', items: deliveryRow }, total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' } },
-  },
+  reply: pageReply(deliveryRow),
   handler: async (ctx) => {
     // validation fills in the defaults; TypeBox still types the two as optional
     const q = { ...DELIVERY_PAGE, ...ctx.query };
@@ -209,5 +239,8 @@ const targetTypesRoute: RouteDef = {
   handler: async () => SHOP_TYPES,
 };
 
-notification.actions = [targetTypesRoute, pushRoute, deliveriesRoute];
+notification.actions = [targetTypesRoute, pushRoute, deliveriesRoute, ...smtpRoutes];
+
+/** the resources of notice delivery (server/resources/index.ts lists them after `notification`) */
+export const NOTIFY_RESOURCES: ResourceDef[] = [notificationChannel, notificationSend, notificationSendAttempt];
 // merchantReadRoute is public (no console session): registered by server/routes/merchant.ts

@@ -47,6 +47,8 @@ export const ENUM_IDS = [
   'mail_flag',
   'message_type',
   'notification_status',
+  'notify_channel_kind',
+  'notify_send_state',
   'order_financial_status',
   'order_fulfillment_status',
   'permission_type',

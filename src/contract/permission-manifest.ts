@@ -144,6 +144,13 @@ export const MANIFEST: ModuleManifest[] = [
         button('text.merchant_notice.notice_list.update', EDIT),
         button('text.merchant_notice.notice_list.delete', DELETE),
         button('text.merchant_notice.notice_list.push', t('推送', 'Push')),
+        hiddenPage('text.merchant_notice.notice_list.detail', 'merchantNotice/noticeList/detail/:id', t('通知详情', 'Notice detail')),
+      ],
+      'text.merchant_notice.channel': [
+        button('text.merchant_notice.channel.add', ADD),
+        button('text.merchant_notice.channel.update', EDIT),
+        button('text.merchant_notice.channel.delete', DELETE),
+        button('text.merchant_notice.channel.smtp', t('邮件服务器', 'Mail server')),
       ],
       'text.merchant_notice.template': [
         button('text.merchant_notice.template.add', ADD),
