@@ -132,8 +132,9 @@ learnMaterial.actions = [
       const m = (await ctx.db.query<{ shop_id: number; subject: string; question: string; answer: string; channel: string }>(
         `SELECT shop_id, subject, question, answer, channel FROM learn_material WHERE id = $1`, [id])).rows[0];
       await ctx.db.query(
-        `INSERT INTO learn_policy (shop_id, question, answer, channel, status, source) VALUES ($1, $2, $3, $4, 0, 'material')`,
-        [m.shop_id, m.subject.slice(0, 500), m.answer || m.question, m.channel],
+        // the candidate remembers its material: its review closes the ticket's learning (learn-review.ts)
+        `INSERT INTO learn_policy (shop_id, question, answer, channel, status, source, material_id) VALUES ($1, $2, $3, $4, 0, 'material', $5)`,
+        [m.shop_id, m.subject.slice(0, 500), m.answer || m.question, m.channel, id],
       );
       return updateRow(learnMaterial, ctx, id, { ticket_learn: 1 }, before, 'ticket_learn');
     },

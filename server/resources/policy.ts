@@ -3,7 +3,7 @@ import { mustExist } from './engine/refs.js';
 import type { ResourceDef } from './engine/types.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, REVIEW_STATUS, ids } from './enums.js';
 import { K } from './keys.js';
-import { reviewCandidate } from './learn-review.js';
+import { reviewCandidate, reviewProductCandidate } from './learn-review.js';
 
 /** Shop policies (knowledge): source types 1–11, channels chat / email. */
 export const policy: ResourceDef = {
@@ -57,6 +57,8 @@ export const learnPolicy: ResourceDef = {
     confidence: { schema: { type: 'number' }, nullable: true, readOnly: true, select: 't.confidence::float8', sort: true },
     reject_reason: F.str(500),
     policy_id: { schema: { type: 'integer' }, nullable: true, serverSet: true },
+    // the learning material (ticket learning) the candidate was started from
+    material_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
     reviewed_at: F.dateTime({ nullable: true, serverSet: true }),
     reviewed_by: { schema: { type: 'integer' }, nullable: true, serverSet: true },
     created_at: F.createdAt(),
@@ -85,6 +87,10 @@ export const learnPolicyProduct: ResourceDef = {
     product_title: F.str(300, {}, 1),
     content: F.text(20000),
     status: F.enumOf(ids(REVIEW_STATUS)),
+    // the product description an adopted candidate was written to (its knowledge)
+    product_desc_id: { schema: { type: 'integer' }, nullable: true, serverSet: true },
+    reviewed_at: F.dateTime({ nullable: true, serverSet: true }),
+    reviewed_by: { schema: { type: 'integer' }, nullable: true, serverSet: true },
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
   },
@@ -92,4 +98,6 @@ export const learnPolicyProduct: ResourceDef = {
     list: { permission: K.autoLearnProduct },
     update: { permission: K.autoLearnProduct },
   },
+  // 采纳 writes the text into the product's knowledge in the same transaction (learn-review.ts)
+  validate: (v, ctx, mode, before) => reviewProductCandidate(v, ctx, mode, before),
 };
