@@ -103,7 +103,7 @@ export const shopSyncKind: JobKind<SyncData> = {
   },
 };
 
-const SYNC_COLS = `j.id, j.ref_id::int AS shop_id, s.name AS shop_name, j.data->>'scope' AS scope, (j.data->>'days')::int AS days,
+const SYNC_COLS = `j.id, j.ref_id::int AS shop_id, s.name AS shop_name, s.type::int AS shop_type, j.data->>'scope' AS scope, (j.data->>'days')::int AS days,
   j.state, CASE WHEN j.progress_total > 0 THEN least(100, j.progress_done * 100 / j.progress_total) WHEN j.state = 'done' THEN 100 ELSE 0 END AS progress,
   j.attempts, j.last_error,
   (j.result->>'chat_sessions')::int AS chat_sessions, (j.result->>'chat_messages')::int AS chat_messages,
@@ -119,6 +119,7 @@ const syncRow = {
     id: { type: 'integer' },
     shop_id: nint,
     shop_name: nstr,
+    shop_type: nint,
     scope: nstr,
     days: nint,
     state: { type: 'string' },
@@ -155,7 +156,11 @@ function summary(r: Record<string, unknown>): string {
     en.push(`${String(r.orders)} orders`);
     zh.push(`${String(r.orders)} 个订单`);
   }
-  return `Synced ${en.join(' and ')} of the last ${String(r.days)} days / 已同步近 ${String(r.days)} 天的${zh.join('和')}`;
+  // Douyin shops are never pulled from their platform (server/shops/douyin.ts): the page says so
+  const douyin = Number(r.shop_type) === 2;
+  const enNote = douyin ? ' — Douyin shops are not pulled from the platform (not implemented, docs/integrations.md): these came through the ingestion API' : '';
+  const zhNote = douyin ? '——抖音店铺不从平台拉取（未实现，见 docs/integrations.md），以上数据经数据接入 API 推送' : '';
+  return `Synced ${en.join(' and ')} of the last ${String(r.days)} days${enNote} / 已同步近 ${String(r.days)} 天的${zh.join('和')}${zhNote}`;
 }
 
 /** What to do after a failed or cancelled sync (English / 中文). */

@@ -137,6 +137,17 @@ describe('syncing from the Admin GraphQL API', () => {
     expect(r.list[0].text).toContain('30 days');
   });
 
+  it('a Douyin shop is not pulled from its platform, and its sync says so', async () => {
+    const douyin = Number((await one<{ id: number }>(`INSERT INTO shop (name, type, authorize_status) VALUES ('Douyin synced', 2, 1) RETURNING id`)).id);
+    const c = await admin.ok('GET', 'shop/connection/detail', { shop_id: douyin });
+    expect(c).toMatchObject({ connected: false });
+    expect(c.note).toContain('Douyin shops cannot be synced yet');
+    const d = await syncAndWait({ shop_id: douyin, scope: 'all' });
+    expect(d).toMatchObject({ state: 'done', source: 'ingested' });
+    expect(d.summary).toContain('Douyin shops are not pulled from the platform (not implemented');
+    expect(d.summary).toContain('抖音店铺不从平台拉取');
+  }, 60_000);
+
   it('a refused token fails the sync at once, without the token in the error', async () => {
     const other = Number((await one<{ id: number }>(`INSERT INTO shop (name, type) VALUES ('Wrong token shop', 1) RETURNING id`)).id);
     emu.stores.set('wrong-token.myshopify.com', newStore('wrong-token.myshopify.com', 'shpat_the_right_one'));
