@@ -67,6 +67,8 @@ export const ENUM_IDS = [
   'task_status',
   'task_status_legacy',
   'ticket_learn_status',
+  'train_status',
+  'trainer_mode',
   'yes_no',
 ] as const;
 export type EnumId = (typeof ENUM_IDS)[number];

@@ -143,15 +143,22 @@ async function seedResults(db: Db, plan: Planned[]) {
 async function seedLabTrain(q: Queryable, rng: Rng) {
   const types = ['dialogue', 'qa', 'classification', 'preference'];
   const names = ['Customer dialogues 2026Q3', 'FAQ pairs', 'Intent labels', 'Reply preference pairs', '售后对话语料', 'Email replies'];
-  const ids = await insertMany(q, 'lab_dataset', ['name', 'data_type', 'description', 'source_url', 'sample_count', 'created_at'],
-    names.map((n, i) => [n, types[i % types.length], `${n} for fine-tuning experiments`, `https://data.example.com/lab/${i + 1}.jsonl`, rng.int(500, 50000), daysAgo(rng, 200, 30)]));
+  // the sandbox trainer (server/ai/finetune/sandbox.ts): trains nothing, so a newcomer sees a run progress;
+  // off for answering (no chat goes to it), chosen by the demo tasks as their trainer
+  const [sandbox] = await insertMany(q, 'config_model_server', ['name', 'provider', 'endpoint', 'model', 'enabled', 'supports_fine_tuning', 'remark'], [
+    ['Sandbox trainer / 沙箱训练服务', 'sandbox', 'https://trainer.sandbox.invalid/v1', 'sandbox', false, true, 'built-in emulator of the fine-tuning API: trains nothing / 内置微调接口模拟器：不做真实训练'],
+  ]);
+  // the examples a run uploads; the sample count is theirs (the random draw is kept: the rest of the demo stays as it was)
+  const examples = JSON.stringify(QUESTIONS.map(([u, a]) => ({ messages: [{ role: 'user', content: u }, { role: 'assistant', content: a }] })));
+  const ids = await insertMany(q, 'lab_dataset', ['name', 'data_type', 'description', 'source_url', 'sample_count', 'created_at', 'examples'],
+    names.map((n, i) => [n, types[i % types.length], `${n} for fine-tuning experiments`, `https://data.example.com/lab/${i + 1}.jsonl`, (rng.int(500, 50000), QUESTIONS.length), daysAgo(rng, 200, 30), examples]));
   const models = ['qwen2.5-7b', 'llama-3.1-8b', 'glm-4-9b', 'mistral-7b'];
-  await insertMany(q, 'lab_train_task', ['name', 'dataset_id', 'base_model', 'epochs', 'learning_rate', 'mode', 'status', 'progress', 'remark', 'started_at', 'finished_at', 'created_at'],
+  await insertMany(q, 'lab_train_task', ['name', 'dataset_id', 'base_model', 'epochs', 'learning_rate', 'mode', 'status', 'progress', 'remark', 'started_at', 'finished_at', 'created_at', 'trainer_server_id'],
     STATUSES.map((status, i) => {
       const created = daysAgo(rng, 40, 1);
       return [`Experiment ${String(i + 1).padStart(2, '0')} ${rng.pick(['LoRA', 'full', 'DPO'])}`, rng.pick(ids), rng.pick(models), rng.int(1, 5), rng.pick([0.0001, 0.00005, 0.0002]),
         rng.pick(['manual', 'immediate']), status, status === 'finished' ? 100 : status === 'pending' ? 0 : rng.int(5, 95), '',
-        status === 'pending' ? null : new Date(created.getTime() + 600000), status === 'finished' || status === 'stopped' ? new Date(created.getTime() + 36000000) : null, created];
+        status === 'pending' ? null : new Date(created.getTime() + 600000), status === 'finished' || status === 'stopped' ? new Date(created.getTime() + 36000000) : null, created, sandbox];
     }));
 }
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFieldError } from '../business/helpers.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import { until } from '../jobs/until.js';
-import { startTrainerEmulator, type TrainerEmulator } from './train-emulator.js';
+import { startTrainerEmulator, type EmuJob, type TrainerEmulator } from './train-emulator.js';
 
 process.env.TRAINER_POLL_MS = '100';
 
@@ -37,7 +37,8 @@ async function newTask(name: string, extra: Record<string, unknown> = {}): Promi
 }
 
 /** the emulator's job of the task (by the metadata the run sends) */
-const jobOf = (taskId: number) => until(async () => [...emu.jobs.values()].find((j) => j.metadata?.console_task === String(taskId)), (j) => !!j);
+const jobOf = async (taskId: number): Promise<EmuJob> =>
+  (await until(async () => [...emu.jobs.values()].find((j) => j.metadata?.console_task === String(taskId)), (j) => !!j))!;
 
 beforeAll(async () => {
   s = await startServer({ config: { workers: 2 } });
