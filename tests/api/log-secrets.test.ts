@@ -36,6 +36,8 @@ const API_KEY_1 = `sk-${randomBytes(24).toString('hex')}`;
 const API_KEY_2 = `sk-${randomBytes(24).toString('hex')}`;
 const SHOPIFY_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
 const SHOPIFY_SECRET = `shpss_${randomBytes(16).toString('hex')}`;
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const SMTP_PASSWORD = `smtp-${randomBytes(12).toString('hex')}`;
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 let proc: ServerProcess;
@@ -129,6 +131,24 @@ describe('no secret in logs or audit rows', () => {
     }
     expect(syncState).toBe('failed');
 
+    // a notice delivered to a webhook signed with its secret (the stand-in refuses it) and an e-mail
+    // through an SMTP server that is not there, with its password (issue 24)
+    const smtp = await admin.post('notification/smtp/save', { host: '127.0.0.1', port: 9, username: 'u', password: SMTP_PASSWORD, from_address: 'n@example.com' });
+    expect(smtp.body.code, smtp.body.msg).toBe(10000);
+    for (const ch of [{ kind: 'webhook', url: upstreamUrl, secret: WEBHOOK_SECRET }, { kind: 'email', email_to: 'm@example.com' }]) {
+      const c = await admin.post('notification/channel/create', { shop_id: shop.body.data.id, ...ch });
+      expect(c.body.code, c.body.msg).toBe(10000);
+    }
+    const notice = await admin.post('notification/add', { title: 'Secrets notice', content: 'x', target_types: [1] });
+    expect((await admin.post('notification/push', { id: notice.body.data.id })).body.code).toBe(10000);
+    let tried = 0;
+    for (let i = 0; i < 600 && tried < 2; i++) {
+      const log = (await admin.request('GET', 'notification/send-attempt/list', { query: { notification_id: notice.body.data.id } })).body.data?.list ?? [];
+      tried = log.filter((a: { outcome: string }) => a.outcome === 'error').length;
+      if (tried < 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(tried).toBe(2);
+
     // the token in Authorization and a cookie header on a call
     expect(
       (await admin.request('GET', 'User/Get', { headers: { authorization: `Bearer ${admin.token}` } })).body.code,
@@ -158,6 +178,8 @@ describe('no secret in logs or audit rows', () => {
       'API key (update)': API_KEY_2,
       'Shopify access token': SHOPIFY_TOKEN,
       'Shopify client secret': SHOPIFY_SECRET,
+      'webhook signing secret': WEBHOOK_SECRET,
+      'SMTP password': SMTP_PASSWORD,
     });
 
     await proc.stop(); // flushes the log
