@@ -17,8 +17,11 @@ export const pageFields = {
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 };
 
-/** Reply schema of a page of `item`. */
-export const pageReply = (item: JsonSchema): JsonSchema => ({
+/**
+ * Reply schema of a page of `item` (with `extra` reply properties beside the page's, e.g. counts):
+ * the one page-reply schema of the server (issue 22) — plain routes and the resource engine use it.
+ */
+export const pageReply = (item: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema => ({
   type: 'object',
   properties: {
     list: { type: 'array', items: item },
@@ -26,6 +29,7 @@ export const pageReply = (item: JsonSchema): JsonSchema => ({
     page: { type: 'integer' },
     page_size: { type: 'integer' },
     total_estimated: { type: 'boolean' },
+    ...extra,
   },
 });
 

@@ -12,6 +12,7 @@ import { check } from './engine/validate.js';
 import type { ResourceDef } from './engine/types.js';
 import { MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, type Labelled } from './enums.js';
 import { K } from './keys.js';
+import { pageReply } from '../http/list.js';
 
 /**
  * `POST learn-material/export` (spec section 7: a download with a 24-hour timeout).
@@ -277,10 +278,7 @@ const exportListRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: {
-    type: 'object',
-    properties: { list: { type: 'array', items: exportRow }, total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' } },
-  },
+  reply: pageReply(exportRow),
   handler: async (ctx) => {
     // validation fills in the defaults; TypeBox still types the two as optional
     const q = { ...EXPORT_PAGE, ...ctx.query };

@@ -6,6 +6,7 @@
  * Newest first; filter by kind and shop. One UNION ALL over the four tables' status indexes.
  */
 import { Type } from '@sinclair/typebox';
+import { pageReply } from '../http/list.js';
 import { route } from '../http/route.js';
 import { StringEnum } from '../http/typebox.js';
 import { Id } from './engine/schemas.js';
@@ -38,31 +39,22 @@ export const learnTodoRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: {
-    type: 'object',
-    properties: {
-      list: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            key: { type: 'string' },
-            kind: { type: 'string' },
-            id: { type: 'integer' },
-            shop_id: { type: ['integer', 'null'] },
-            shop_name: { type: ['string', 'null'] },
-            title: { type: 'string' },
-            detail: { type: 'string' },
-            created_at: { type: 'string' },
-          },
-        },
+  reply: pageReply(
+    {
+      type: 'object',
+      properties: {
+        key: { type: 'string' },
+        kind: { type: 'string' },
+        id: { type: 'integer' },
+        shop_id: { type: ['integer', 'null'] },
+        shop_name: { type: ['string', 'null'] },
+        title: { type: 'string' },
+        detail: { type: 'string' },
+        created_at: { type: 'string' },
       },
-      total: { type: 'integer' },
-      page: { type: 'integer' },
-      page_size: { type: 'integer' },
-      counts: { type: 'object', additionalProperties: { type: 'integer' } },
     },
-  },
+    { counts: { type: 'object', additionalProperties: { type: 'integer' } } },
+  ),
   handler: async ({ db, query }) => {
     // validation fills in the defaults; TypeBox still types the two as optional
     const q = { ...TODO_PAGE, ...query };

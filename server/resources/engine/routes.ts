@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { pageReply } from '../../http/list.js';
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { Code } from '../../../src/contract/codes.js';
@@ -8,12 +9,11 @@ import {
   idBody,
   idQuery,
   listQuerySchema,
-  pageSchema,
   rowSchema,
   updateBodySchema,
 } from './schemas.js';
 import { findRow, listRows } from './list.js';
-import { toAccess, type ResourceDef, type Row } from './types.js';
+import { toAccess, type Permission, type ResourceDef, type Row } from './types.js';
 import type { Queryable } from '../../db/db.js';
 
 const DEFAULT_PATH = { list: 'list', detail: 'detail', create: 'create', update: 'update', delete: 'delete' } as const;
@@ -34,14 +34,50 @@ async function dependentsOf(def: ResourceDef, db: Queryable, ids: number[]): Pro
 }
 
 /** Refuses (40009) deleting a row that business rows still depend on, then runs the resource's own rule. */
-async function checkDelete(def: ResourceDef, ctx: RouteContext, row: Row): Promise<void> {
+async function checkDelete(
+  def: ResourceDef,
+  ctx: RouteContext,
+  row: Row,
+  check: (row: Row, ctx: RouteContext) => Promise<void> = async (r, c) => def.beforeDelete?.(r, c),
+): Promise<void> {
   const deps = await dependentsOf(def, ctx.db, [Number(row.id)]);
   if (deps) {
     throw new AppError(Code.CONFLICT, `cannot delete: still has ${deps.en}, remove those first / 无法删除：仍有${deps.zh}，请先处理这些数据`, {
       errors: [{ field: 'id', message: `still has ${deps.en} / 仍有${deps.zh}` }],
     });
   }
-  await def.beforeDelete?.(row, ctx);
+  await check(row, ctx);
+}
+
+/**
+ * `POST <name>/delete` with a check — the one delete-with-check of the resources (issue 22): the
+ * engine's delete operation and the bespoke deletes (voice, lab) are this route. The row is found
+ * (40004), rows that still depend on it (`dependents`) and then `check` (default: the resource's
+ * `beforeDelete`) may refuse with 40009, then it goes and the delete is audited.
+ */
+export function deleteRoute(
+  def: ResourceDef,
+  permission: Permission,
+  check?: (row: Row, ctx: RouteContext) => Promise<void>,
+  opts: { path?: string; tags?: string[] } = {},
+): RouteDef {
+  return route({
+    method: 'POST',
+    path: opts.path ?? `${def.name}/delete`,
+    access: toAccess(permission),
+    ...(opts.tags ? { tags: opts.tags } : {}),
+    summary: `Delete ${def.name}`,
+    body: idBody,
+    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    handler: async (ctx) => {
+      const { id } = ctx.body;
+      const before = await mustFind(def, ctx, id);
+      await checkDelete(def, ctx, before, check);
+      await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
+      await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
+      return { id };
+    },
+  });
 }
 
 /** Columns and values of a body for INSERT / UPDATE (declared writable fields only). */
@@ -115,7 +151,7 @@ export function resourceRoutes(def: ResourceDef): RouteDef[] {
         tags,
         summary: `List ${def.name}`,
         query: listQuerySchema(def),
-        reply: pageSchema(rowSchema(def, true)),
+        reply: pageReply(rowSchema(def, true)),
         handler: (ctx) => listRows(def, ctx.db, ctx.query),
       }),
     );
@@ -179,25 +215,7 @@ export function resourceRoutes(def: ResourceDef): RouteDef[] {
     );
   }
   if (ops.delete) {
-    routes.push(
-      route({
-        method: 'POST',
-        path: path('delete'),
-        access: toAccess(ops.delete.permission),
-        tags,
-        summary: `Delete ${def.name}`,
-        body: idBody,
-        reply: { type: 'object', properties: { id: { type: 'integer' } } },
-        handler: async (ctx) => {
-          const { id } = ctx.body;
-          const before = await mustFind(def, ctx, id);
-          await checkDelete(def, ctx, before);
-          await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
-          await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
-          return { id };
-        },
-      }),
-    );
+    routes.push(deleteRoute(def, ops.delete.permission, undefined, { path: path('delete'), tags }));
     if (def.batchDelete) {
       routes.push(
         route({

@@ -54,16 +54,6 @@ export function rowSchema(def: ResourceDef, list = false): JsonSchema {
   return { type: 'object', properties };
 }
 
-export const pageSchema = (item: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: {
-    list: { type: 'array', items: item },
-    total: { type: 'integer' },
-    page: { type: 'integer' },
-    page_size: { type: 'integer' },
-    total_estimated: { type: 'boolean' },
-  },
-});
 
 const writable = (f: FieldDef) => !f.readOnly && !f.virtual && !f.serverSet;
 

@@ -1,4 +1,4 @@
-/** Helpers shared by the lab resources: guarded delete, status actions, existence checks. */
+/** Helpers shared by the lab resources: status actions, existence checks (deletes: engine/routes.ts `deleteRoute`). */
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { mustFind, updateRow } from '../engine/routes.js';
@@ -12,26 +12,6 @@ export async function mustExistIn(ctx: RouteContext, table: string, id: unknown,
   const r = await ctx.db.query<Row>(`SELECT * FROM ${table} WHERE id = $1`, [id]);
   if (!r.rows[0]) throw invalid([{ field, message: `${field} ${String(id)} does not exist / 不存在` }]);
   return r.rows[0];
-}
-
-/** `POST <name>/delete` that first runs `check` (throw 40009 to refuse). */
-export function guardedDelete(def: ResourceDef, permission: Permission, check: (row: Row, ctx: RouteContext) => Promise<void>): RouteDef {
-  return route({
-    method: 'POST',
-    path: `${def.name}/delete`,
-    access: { permission },
-    summary: `Delete ${def.name}`,
-    body: idBody,
-    reply: { type: 'object', properties: { id: { type: 'integer' } } },
-    handler: async (ctx) => {
-      const { id } = ctx.body;
-      const before = await mustFind(def, ctx, id);
-      await check(before, ctx);
-      await ctx.db.query(`DELETE FROM ${def.table} WHERE id = $1`, [id]);
-      await ctx.audit({ action: 'delete', resource: def.auditName ?? def.name, targetId: id, before });
-      return { id };
-    },
-  });
 }
 
 /** Applies a status action to a locked task row, or 40009 naming the allowed actions. */

@@ -7,7 +7,8 @@ import type { RouteDef } from '../../http/route.js';
 import { F } from '../engine/fields.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import { guardedDelete, mustExistIn } from './common.js';
+import { mustExistIn } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
 import { LK } from './keys.js';
 
 /** What a lab role may do inside the lab application. */
@@ -42,7 +43,7 @@ export const labRole: ResourceDef = {
   },
 };
 labRole.actions = [
-  guardedDelete(labRole, LK.labRole, async (row, ctx) => {
+  deleteRoute(labRole, LK.labRole, async (row, ctx) => {
     const r = await ctx.db.query('SELECT 1 FROM lab_user WHERE role_id = $1 LIMIT 1', [row.id]);
     if (r.rows.length) throw conflict('the role still has users / 该角色下仍有用户，不能删除');
   }),

@@ -3,7 +3,8 @@ import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { DATE_PARAM, ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
+import { mustExistIn, statusRoutes, timestampSets } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
 import { LK } from './keys.js';
 import { RUN_AREAS, startRun } from './run-start.js';
 import { enqueueCancel } from './trainer-cancel.js';
@@ -59,7 +60,7 @@ export const labDataset: ResourceDef = {
   },
 };
 labDataset.actions = [
-  guardedDelete(labDataset, LK.labDataset.update, async (row, ctx) => {
+  deleteRoute(labDataset, LK.labDataset.update, async (row, ctx) => {
     const r = await ctx.db.query('SELECT 1 FROM lab_train_task WHERE dataset_id = $1 LIMIT 1', [row.id]);
     if (r.rows.length) throw conflict('the dataset is used by an experiment task / 数据集已被实验任务使用，不能删除');
   }),
@@ -140,7 +141,7 @@ export const trainTask: ResourceDef = {
   },
 };
 trainTask.actions = [
-  guardedDelete(trainTask, LK.trainTask.edit, async (row) => {
+  deleteRoute(trainTask, LK.trainTask.edit, async (row) => {
     if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
   }),
   ...statusRoutes(trainTask, LK.trainTask.edit, timestampSets, async (ctx, id, to) => {

@@ -6,7 +6,7 @@ import type { RouteContext } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import type { ResourceDef } from '../engine/types.js';
-import { guardedDelete } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
 import { MAX_INPUT, MAX_SAMPLES, checkList, parseJsonl } from './samples.js';
 
@@ -76,7 +76,7 @@ function datasetResource(name: string, table: string, taskTable: string, keys: {
     validate: async (v, _ctx, mode) => normaliseSamples(v, mode),
   };
   def.actions = [
-    guardedDelete(def, keys.edit, async (row, ctx: RouteContext) => {
+    deleteRoute(def, keys.edit, async (row, ctx: RouteContext) => {
       const r = await ctx.db.query(`SELECT 1 FROM ${taskTable} WHERE dataset_id = $1 LIMIT 1`, [row.id]);
       if (r.rows.length) throw conflict('the dataset is used by a task / 数据集已被任务使用，不能删除');
     }),

@@ -10,9 +10,11 @@ import { route, type RouteDef } from '../../http/route.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
-import { DATE_PARAM, ID, listQuerySchema, pageSchema, rowSchema, type Fields } from '../engine/schemas.js';
+import { pageReply } from '../../http/list.js';
+import { DATE_PARAM, ID, listQuerySchema, rowSchema, type Fields } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import { guardedDelete, mustExistIn, statusRoutes, timestampSets } from './common.js';
+import { mustExistIn, statusRoutes, timestampSets } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
 import { compareRoute } from './run-compare.js';
 import { RUN_AREAS, startRun } from './run-start.js';
@@ -159,7 +161,7 @@ function resultListRoute(a: Area): RouteDef {
     summary: 'Per-sample results of a task (task_id required): answer, expected answer, exit code, each score with its scorer and reason, pass or fail, responder, tokens, citations',
     // the engine's list query of the results (built from the declaration: a record) with task_id required
     query: Type.Unsafe<Fields & { task_id: number }>({ ...query, required: ['task_id'] }),
-    reply: pageSchema(rowSchema(def, true)),
+    reply: pageReply(rowSchema(def, true)),
     handler: (ctx) => listRows(def, ctx.db, ctx.query),
   });
 }
@@ -167,7 +169,7 @@ function resultListRoute(a: Area): RouteDef {
 function buildArea(a: Area): ResourceDef {
   const def = taskResource(a);
   def.actions = [
-    guardedDelete(def, a.keys.edit, async (row) => {
+    deleteRoute(def, a.keys.edit, async (row) => {
       if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
     }),
     // start (and resume) enqueues the run in the same transaction

@@ -2,7 +2,8 @@ import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
-import { deleteRoute, mustExistAll } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
+import { mustExistAll } from './common.js';
 import { VK, VOICE_PROVIDERS } from './keys.js';
 import { isTimeZone } from './task-status.js';
 
@@ -59,7 +60,7 @@ export const voiceScene: ResourceDef = {
 
 /** A scene used by a call task cannot be deleted (40009); numbers bound to it are unbound. */
 voiceScene.actions = [
-  deleteRoute(voiceScene, VK.scene, async (db, id) => {
+  deleteRoute(voiceScene, VK.scene, async ({ id }, { db }) => {
     const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM call_task WHERE scene_id = $1', [id]);
     if (r.rows[0].n > 0) throw conflict(`this scene is used by ${r.rows[0].n} call task(s) / 该场景正被外呼任务使用`);
   }),

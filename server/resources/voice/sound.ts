@@ -1,7 +1,7 @@
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import type { ResourceDef } from '../engine/types.js';
-import { deleteRoute } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
 import { VK, VOICE_PROVIDERS } from './keys.js';
 
 /** The voice library (spec section 3 "Voice": provider, audio URL, identifier) plus a display name. */
@@ -39,7 +39,7 @@ export const voiceSound: ResourceDef = {
 
 /** A voice used by a scene cannot be deleted (40009). */
 voiceSound.actions = [
-  deleteRoute(voiceSound, VK.voice, async (db, id) => {
+  deleteRoute(voiceSound, VK.voice, async ({ id }, { db }) => {
     const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM voice_scene WHERE sound_id = $1', [id]);
     if (r.rows[0].n > 0) throw conflict(`this voice is used by ${r.rows[0].n} scene(s) / 该音色正被场景使用`);
   }),

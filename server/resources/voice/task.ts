@@ -4,7 +4,8 @@ import { F } from '../engine/fields.js';
 import { mustFind, updateRow } from '../engine/routes.js';
 import { DATE_PARAM, ID, idBody, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
-import { deleteRoute, mustExistAll } from './common.js';
+import { deleteRoute } from '../engine/routes.js';
+import { mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
 import { parseCallees, syncTargets } from '../../voice/callees.js';
 import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, minutesOf, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
@@ -180,7 +181,7 @@ const actionRoute = (action: TaskAction): RouteDef =>
 
 callTask.actions = [
   ...TASK_ACTIONS.map(actionRoute),
-  deleteRoute(callTask, VK.task, async (db, id) => {
+  deleteRoute(callTask, VK.task, async ({ id }, { db }) => {
     const r = await db.query<{ status: string }>('SELECT status FROM call_task WHERE id = $1', [id]);
     if (r.rows[0]?.status === 'running') throw conflict('a running task cannot be deleted; stop it first / 运行中的任务不能删除');
   }),
