@@ -19,6 +19,7 @@ import { retrievalSettings } from './knowledge/settings.js';
 import { BUILTIN_MODEL, citationOf, composeBuiltin, type Citation } from './respond-builtin.js';
 import { DEFAULT_PROMPT, fillPrompt, knowledgeBlock } from './respond-prompt.js';
 import { searchKnowledge, type Hit, type SearchResult } from './retrieval/search.js';
+import type { Attempt, ChatMessage, Sampling } from './gateway/types.js';
 
 export { BUILTIN_LABEL, BUILTIN_MODEL, NOTHING_FOUND, type Citation } from './respond-builtin.js';
 
@@ -39,6 +40,53 @@ export interface AnswerInput {
   sessionKey?: string;
   /** a model's reply as it streams (the built-in responder's comes whole in the result) */
   onDelta?: (text: string) => void;
+  /** sampling settings sent to the model (else the assistant's, else the strategy's) */
+  temperature?: number | null;
+  topP?: number | null;
+  maxTokens?: number | null;
+  /** each model attempt as it starts: the server it goes to (the playground names it at once) */
+  onServer?: (server: { id: number; name: string; model: string }, attempt: number) => void;
+}
+
+/** One retrieved chunk as a trace shows it. */
+export interface TracedHit {
+  rank: number;
+  source_type: string;
+  source_id: number;
+  title: string;
+  chunk_index: number;
+  score: number;
+  bm25: number | null;
+  similarity: number | null;
+  /** the weighted share of the question's concepts it holds (server/ai/knowledge/decide.ts) */
+  relevance: number;
+  /** it is used: within the top-k and at or above the threshold (the built-in responder and the prompt use it) */
+  relevant: boolean;
+  text: string;
+}
+
+/** Every step of one answer, for its trace (server/ai/trace.ts). */
+export interface AnswerTrace {
+  retrieval: {
+    terms: string[];
+    expanded: string[];
+    ranking: string;
+    ranking_note: string;
+    took_ms: number;
+    /** the decision's threshold and top-k, where they came from, and whether the knowledge answers */
+    decision: { threshold: number; top_k: number; source: RetrievalSettings['source']; answered: boolean };
+    hits: TracedHit[];
+  } | null;
+  /** the messages sent to the model ([] for the built-in responder) */
+  prompt: ChatMessage[];
+  attempts: Attempt[];
+  server: { id: number; name: string; model: string } | null;
+  strategyId: number | null;
+  divertId: number | null;
+  sampling: Sampling | null;
+  /** the gateway's outcome; 'builtin' when no model was asked */
+  outcome: 'ok' | 'error' | 'fallback' | 'builtin';
+  cost: number;
 }
 
 
@@ -63,10 +111,41 @@ export interface AnswerResult {
    * colleague is to follow up (a chat hands the conversation over).
    */
   declined: boolean;
+  /** the steps behind the answer (retrieval, prompt, attempts, cost) */
+  trace: AnswerTrace;
 }
 
 /** Knowledge put into a model's prompt: at most two chunks of a source (how many: the decision's top-k). */
 const MODEL_PER_SOURCE = 2;
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The retrieval step as a trace keeps it (chunk texts cut to 1,500 characters). */
+export function tracedRetrieval(res: SearchResult, d: Decision): NonNullable<AnswerTrace['retrieval']> {
+  const verdict = new Map(d.judged.map((j) => [j.hit, j]));
+  return {
+    terms: res.terms,
+    expanded: res.expansion.added.map(([t]) => t).slice(0, 40),
+    ranking: res.ranking,
+    ranking_note: res.rankingNote,
+    took_ms: Math.round(res.tookMs),
+    decision: { threshold: d.settings.threshold, top_k: d.settings.topK, source: d.settings.source, answered: d.answered },
+    hits: res.hits.map((h, i) => ({
+      rank: i + 1,
+      source_type: h.source_type,
+      source_id: h.source_id,
+      title: h.title,
+      chunk_index: h.chunk_index,
+      score: round(h.score),
+      bm25: h.bm25 === null ? null : round(h.bm25),
+      similarity: h.similarity === null ? null : round(h.similarity),
+      relevance: round(verdict.get(h)?.relevance ?? 0),
+      relevant: verdict.get(h)?.verdict === 'used',
+      text: h.text.slice(0, 1500),
+    })),
+  };
+}
+
+const NO_MODEL_TRACE = { prompt: [], attempts: [], server: null, strategyId: null, divertId: null, sampling: null, cost: 0 } as const;
 
 interface Decision {
   settings: RetrievalSettings;
@@ -85,6 +164,7 @@ async function retrieve(db: Queryable, input: AnswerInput, perSource: number): P
 async function builtin(db: Queryable, input: AnswerInput, started: number, note?: string): Promise<AnswerResult> {
   const { res, d } = await retrieve(db, input, 1);
   const a = composeBuiltin(input.question, res.hits, res.terms, res.expansion, d.settings);
+  const trace: AnswerTrace = { ...NO_MODEL_TRACE, prompt: [], attempts: [], retrieval: tracedRetrieval(res, d), outcome: 'builtin' };
   return {
     text: a.text,
     responder: 'builtin',
@@ -94,6 +174,7 @@ async function builtin(db: Queryable, input: AnswerInput, started: number, note?
     tokens: null,
     declined: a.nothingFound,
     ...(note ? { note } : {}),
+    trace,
   };
 }
 
@@ -111,9 +192,9 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
   const gw = await loadGateway();
   if (!gw) {
     const r = await builtin(db, input, started, 'the model gateway is not available; answered by the built-in responder / 模型网关不可用，由内置检索应答回答');
-    return { ...r, modelFailed: 'the model gateway is not available / 模型网关不可用' };
+    return { ...r, modelFailed: 'the model gateway is not available / 模型网关不可用', trace: { ...r.trace, outcome: 'error' } };
   }
-  const { d } = await retrieve(db, input, MODEL_PER_SOURCE);
+  const { res, d } = await retrieve(db, input, MODEL_PER_SOURCE);
   const shop = input.shopId ? (await db.query<{ name: string }>(`SELECT name FROM shop WHERE id = $1`, [input.shopId])).rows[0]?.name ?? '' : '';
   // only what the decision uses; nothing used: the prompt says so, and the model is to decline and hand over
   const relevant = usedHits(d);
@@ -126,16 +207,31 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
     sessionKey: input.sessionKey,
     messages,
     modelServerId: serverId,
+    ...(input.temperature != null ? { temperature: input.temperature } : {}),
+    ...(input.topP != null ? { topP: input.topP } : {}),
+    ...(input.maxTokens != null ? { maxTokens: input.maxTokens } : {}),
     stream: Boolean(input.onDelta),
     onDelta: input.onDelta,
+    onAttempt: input.onServer,
     signal: input.signal,
   });
   input.signal?.throwIfAborted();
   if (r.outcome === 'no_model') return builtin(db, input, started);
   const why = (r.error ?? '').slice(0, 500) || 'no reply / 无回复';
+  const trace: AnswerTrace = {
+    retrieval: tracedRetrieval(res, d),
+    prompt: messages,
+    attempts: r.attempts,
+    server: r.server,
+    strategyId: r.strategyId,
+    divertId: r.divertId,
+    sampling: r.sampling,
+    outcome: r.outcome === 'ok' ? 'ok' : r.outcome === 'fallback' ? 'fallback' : 'error',
+    cost: r.cost,
+  };
   if (r.outcome === 'failed') {
     const b = await builtin(db, input, started, `every model failed (${why.slice(0, 200)}); answered by the built-in responder / 模型调用失败，由内置检索应答回答`);
-    return { ...b, modelFailed: why };
+    return { ...b, modelFailed: why, trace };
   }
   return {
     text: r.text,
@@ -146,23 +242,42 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
     tokens: { prompt: r.usage.prompt_tokens, completion: r.usage.completion_tokens },
     declined: !d.answered,
     ...(r.outcome === 'fallback' ? { note: `every model failed; the configured fallback reply was sent / 模型均失败，已发送兜底回复`, modelFailed: why } : {}),
+    trace,
   };
 }
 
 // ─── entry point ────────────────────────────────────────────────────────────────────────────
+
+interface AssistantRow {
+  prompt: string;
+  model_server_id?: number | null;
+  use_strategy?: boolean;
+  temperature?: string | number | null;
+  top_p?: string | number | null;
+  max_tokens?: number | null;
+}
 
 export async function answerQuestion(db: Queryable, input: AnswerInput): Promise<AnswerResult> {
   const started = Date.now();
   input.signal?.throwIfAborted();
   let serverId = input.modelServerId ?? null;
   let template = input.prompt?.trim() ? input.prompt : null;
+  let useStrategy = input.useStrategy ?? false;
+  let ask = input;
   if (input.assistantId) {
-    const a = (await db.query<{ prompt: string; model_server_id?: number | null }>(`SELECT * FROM chat_assistant WHERE id = $1`, [input.assistantId])).rows[0];
+    const a = (await db.query<AssistantRow>(`SELECT * FROM chat_assistant WHERE id = $1`, [input.assistantId])).rows[0];
     if (a) {
       template ??= a.prompt?.trim() ? a.prompt : null;
-      serverId ??= a.model_server_id ?? null;
+      // the assistant's server, else (when it says so) its shop and channel's model strategy
+      if (!serverId && !useStrategy) {
+        serverId = a.model_server_id ?? null;
+        useStrategy = !serverId && a.use_strategy === true;
+      }
+      // its sampling settings, unless the caller gave its own
+      const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
+      ask = { ...input, temperature: input.temperature ?? num(a.temperature), topP: input.topP ?? num(a.top_p), maxTokens: input.maxTokens ?? num(a.max_tokens) };
     }
   }
-  if (serverId || input.useStrategy) return withModel(db, input, serverId, template, started);
-  return builtin(db, input, started);
+  if (serverId || useStrategy) return withModel(db, ask, serverId, template, started);
+  return builtin(db, ask, started);
 }

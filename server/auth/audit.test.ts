@@ -18,4 +18,16 @@ describe('scrub', () => {
       when: '2026-01-01T00:00:00.000Z',
     });
   });
+
+  it('keeps counts of model tokens: max_tokens, prompt_tokens, judge_tokens are no secrets', () => {
+    expect(scrub({ max_tokens: 1024, prompt_tokens: 20, judge_tokens: 3, tokens_prompt: 5, access_token: 'a', tokenHash: 'h', 'admin-token': 'x' })).toEqual({
+      max_tokens: 1024,
+      prompt_tokens: 20,
+      judge_tokens: 3,
+      tokens_prompt: 5,
+      access_token: '[redacted]',
+      tokenHash: '[redacted]',
+      'admin-token': '[redacted]',
+    });
+  });
 });

@@ -1,7 +1,11 @@
 import type { Queryable } from '../db/db.js';
 import type { AuditEntry } from '../http/route.js';
 
-const SECRET = /pass(word|wd)?|token|secret|guard|cookie|authorization|api[_-]?key/i;
+/**
+ * Keys whose values are secrets: passwords, tokens (`token`, `access_token`, `tokenHash` — not
+ * counts of model tokens such as `max_tokens`, `prompt_tokens`, `judge_tokens`), secrets, keys.
+ */
+const SECRET = /pass(word|wd)?|token(?!s)|secret|guard|cookie|authorization|api[_-]?key/i;
 
 /** Replaces the values of password / token / secret-like keys, recursively. */
 export function scrub(value: unknown, depth = 0): unknown {

@@ -36,6 +36,7 @@ export const ENUM_COLUMNS: Partial<Record<EnumId, readonly string[]>> = {
   policy_review_status: ['learn_policy.status', 'learn_policy_product.status'],
   policy_source_type: ['policy.source_type', 'learn_material.source_type', 'config_auto_learn.source_type'],
   product_desc_status: ['product_desc.status'],
+  run_outcome: ['text_task_result.outcome', 'text_rating_task_result.outcome'],
   shop_source: ['shop.creation_source'],
   /** notification.target_types is a smallint[]: its constraint is `target_types <@ ARRAY[…]` */
   shop_type: ['shop.type', 'notification.target_types'],

@@ -18,7 +18,8 @@ import { deliverKind, deliverTicker } from '../notify/deliver-job.js';
 import { exportCleanupTicker, exportKind } from '../resources/learn-export-job.js';
 import { imageExtractKind } from '../resources/config/image-extract-job.js';
 import { shopSyncKind } from '../resources/page-groups/index.js';
+import { traceSweepTicker } from '../ai/trace.js';
 
 export const jobKinds: JobKind[] = [noopKind, campaignKind, docLearnKind, taskRunKind, trainRunKind, reidentifyKind, mineKind, pushKind, deliverKind, exportKind, embedKind, imageExtractKind, shopSyncKind];
 
-export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, knowledgeEmbedTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker, deliverTicker];
+export const tickers: Ticker[] = [campaignTicker, knowledgeSyncTicker, knowledgeEmbedTicker, taskStartTicker, autoLearnTicker, exportCleanupTicker, deliverTicker, traceSweepTicker];

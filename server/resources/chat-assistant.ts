@@ -34,7 +34,12 @@ export const chatAssistant: ResourceDef = {
     },
     prompt: F.text(20000, { required: true, detailOnly: true }),
     welcome_message: F.str(1000),
+    /** no model server: answer through the shop and channel's model strategy (traffic split, fallback server) instead of the built-in responder */
+    use_strategy: F.bool(),
+    /** sampling settings sent to the model with every answer of this assistant (top_p and max_tokens: empty = the strategy's / server's) */
     temperature: { schema: { type: 'number', minimum: 0, maximum: 2 }, select: 't.temperature::float8' },
+    top_p: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, nullable: true, select: 't.top_p::float8' },
+    max_tokens: { schema: { type: 'integer', minimum: 1, maximum: 200000 }, nullable: true },
     channel: F.enumOf(CHANNELS),
     status: F.enumOf([0, 1]),
     created_at: F.createdAt(),

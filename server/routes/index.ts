@@ -29,6 +29,8 @@ export async function allRoutes(): Promise<RouteDef[]> {
     import('./merchant.js'),
     // knowledge retrieval test (hit testing) — added by the AI engine
     import('../ai/retrieval/routes.js'),
+    // traces of answers (issue 21)
+    import('./ai-traces.js'),
   ];
   return (await Promise.all(modules)).flatMap((m) => m.routes);
 }

@@ -61,6 +61,8 @@ export const ENUM_IDS = [
   'policy_source_type',
   'product_desc_status',
   'run_change',
+  'run_outcome',
+  'run_responder',
   'shop_source',
   'shop_type',
   'task_mode',

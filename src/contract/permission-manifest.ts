@@ -92,6 +92,7 @@ export const MANIFEST: ModuleManifest[] = [
     menus: [
       menu('text.script_manage', t('话术管理', 'Script management'), [
         page('text.script_manage.playground', 'scriptManage/playground', t('提示词调试', 'Prompt playground'), { order: 20 }),
+        hiddenPage('text.script_manage.trace', 'scriptManage/trace/:id', t('回答追踪', 'Answer trace'), { order: 90 }),
       ]),
       menu('text.shop', t('店铺与客户', 'Shops and customers'), [
         hiddenPage('text.shop.session_category', 'shop/sessionCategory', t('会话分类', 'Session categories'), { order: 60 }),
@@ -307,6 +308,7 @@ export const BESPOKE_PAGE_KEYS = [
   'intelligent_text.text.session.mail',
   'intelligent_text.text.session.voice',
   'intelligent_text.text.script_manage.playground',
+  'intelligent_text.text.script_manage.trace',
 ] as const;
 
 export interface FlatManifestEntry {

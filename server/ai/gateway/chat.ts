@@ -4,23 +4,32 @@
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { fallbackReply, resolvePlan, type Plan } from './plan.js';
-import { estimateUsage, recordCall } from './record.js';
+import { costOf, estimateUsage, recordCall } from './record.js';
 import { classify, clientFor, Deadline, takeSlot, type LoadedServer } from './servers.js';
-import type { Attempt, ChatRequest, ChatResult, StreamEvent, Usage } from './types.js';
+import type { Attempt, ChatRequest, ChatResult, Sampling, StreamEvent, Usage } from './types.js';
 
 const ZERO: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 const promptText = (req: ChatRequest) =>
   req.messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' '))).join('\n');
 
+/** The sampling settings of one attempt: the caller's, else the strategy's; max tokens never past the server's bound. */
+export function samplingFor(req: Pick<ChatRequest, 'temperature' | 'topP' | 'maxTokens'>, plan: Pick<Plan, 'temperature' | 'maxTokens'>, s: { maxTokens: number }): Sampling {
+  return {
+    temperature: req.temperature ?? plan.temperature ?? null,
+    top_p: req.topP ?? null,
+    max_tokens: Math.min(req.maxTokens ?? plan.maxTokens ?? s.maxTokens, s.maxTokens),
+  };
+}
+
 function params(req: ChatRequest, plan: Plan, s: LoadedServer) {
-  const maxTokens = Math.min(req.maxTokens ?? plan.maxTokens ?? s.maxTokens, s.maxTokens);
-  const temperature = req.temperature ?? plan.temperature ?? undefined;
+  const p = samplingFor(req, plan, s);
   return {
     model: s.model,
     messages: req.messages as ChatCompletionMessageParam[],
-    max_tokens: maxTokens,
-    ...(temperature === undefined ? {} : { temperature }),
+    max_tokens: p.max_tokens,
+    ...(p.temperature === null ? {} : { temperature: p.temperature }),
+    ...(p.top_p === null ? {} : { top_p: p.top_p }),
   };
 }
 
@@ -76,31 +85,38 @@ async function run(req: ChatRequest, emit?: (t: string) => void): Promise<ChatRe
   const base = { strategyId: plan.strategyId, divertId: plan.divertId };
   const where = { shopId: req.shopId, channel: req.channel ?? 'chat', sessionKey: req.sessionKey, ...base };
   const attempts: Attempt[] = [];
-  const done = (r: Omit<ChatResult, 'latencyMs' | 'attempts' | 'strategyId' | 'divertId'>): ChatResult => ({
+  let sampling: Sampling | null = null;
+  const done = (r: Omit<ChatResult, 'latencyMs' | 'attempts' | 'strategyId' | 'divertId' | 'cost' | 'sampling'>): ChatResult => ({
     ...r,
     ...base,
     attempts,
     latencyMs: Math.round(performance.now() - t0),
+    cost: Math.round(attempts.reduce((x, a) => x + (a.cost ?? 0), 0) * 1e6) / 1e6,
+    sampling,
   });
   if (!plan.servers.length && plan.strategyId === null) return done({ outcome: 'no_model', text: '', server: null, usage: ZERO });
   let last: LoadedServer | null = null;
   for (const [i, s] of plan.servers.entries()) {
     last = s;
+    sampling = samplingFor(req, plan, s);
+    req.onAttempt?.({ id: s.id, name: s.name, model: s.model }, i + 1);
     const d = new Deadline(s.timeoutMs, req.signal);
     const a0 = performance.now();
     let streamed = '';
     try {
       const r = await attempt(req, plan, s, d, emit && ((t) => ((streamed += t), emit(t))));
       const latencyMs = Math.round(performance.now() - a0);
-      attempts.push({ serverId: s.id, serverName: s.name, model: s.model, outcome: 'ok', error: '', latencyMs });
-      await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome: 'ok', latencyMs, usage: r.usage }, req.log);
+      const cost = costOf(r.usage, s);
+      attempts.push({ serverId: s.id, serverName: s.name, model: s.model, outcome: 'ok', error: '', latencyMs, cost });
+      await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome: 'ok', latencyMs, usage: r.usage, cost }, req.log);
       return done({ outcome: 'ok', text: r.text, server: { id: s.id, name: s.name, model: s.model }, usage: r.usage });
     } catch (e) {
       const { outcome, error, detail } = classify(e, d, s);
       const latencyMs = Math.round(performance.now() - a0);
-      attempts.push({ serverId: s.id, serverName: s.name, model: s.model, outcome, error, latencyMs });
       const usage = streamed ? estimateUsage(promptText(req), streamed) : undefined;
-      await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome, error, latencyMs, usage }, req.log);
+      const cost = costOf(usage, s);
+      attempts.push({ serverId: s.id, serverName: s.name, model: s.model, outcome, error, latencyMs, cost });
+      await recordCall(req.db, { ...where, serverId: s.id, serverName: s.name, model: s.model, kind: 'chat', attempt: i + 1, stream: !!emit, outcome, error, latencyMs, usage, cost }, req.log);
       req.log?.warn({ modelServer: s.id, outcome, error, detail }, 'model call failed');
       if (outcome === 'aborted' || streamed) {
         return done({ outcome: 'failed', text: streamed, server: { id: s.id, name: s.name, model: s.model }, usage: usage ?? ZERO, error });

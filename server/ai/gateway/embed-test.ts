@@ -1,7 +1,7 @@
 /** embed (the embeddings endpoint) and testConnection (a tiny chat call, plus embeddings when marked). */
 import type { Queryable } from '../../db/db.js';
 import { invalid } from '../../http/errors.js';
-import { estimateUsage, recordCall } from './record.js';
+import { costOf, estimateUsage, recordCall } from './record.js';
 import { classify, clientFor, Deadline, firstEnabled, loadServer, type LoadedServer } from './servers.js';
 import type { EmbedResult, GatewayLog, TestResult } from './types.js';
 
@@ -53,7 +53,7 @@ export async function embed(req: EmbedRequest): Promise<EmbedResult | null> {
     const usage = r.usage?.prompt_tokens
       ? { prompt_tokens: r.usage.prompt_tokens, completion_tokens: 0, total_tokens: r.usage.total_tokens ?? r.usage.prompt_tokens }
       : estimateUsage(req.texts.join('\n'), '');
-    await recordCall(req.db, { ...rec, outcome: 'ok', latencyMs, usage }, req.log);
+    await recordCall(req.db, { ...rec, outcome: 'ok', latencyMs, usage, cost: costOf(usage, s) }, req.log);
     return { vectors: r.vectors, server: { id: s.id, name: s.name, model: rec.model }, usage, latencyMs };
   } catch (e) {
     const outcome = (e as { outcome?: 'error' | 'timeout' | 'aborted' }).outcome ?? 'error';

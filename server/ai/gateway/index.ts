@@ -4,8 +4,11 @@
  * `openai` package: vLLM, Ollama, llama.cpp's server, LiteLLM and hosted APIs.
  *
  *   chat(req: ChatRequest): Promise<ChatResult>
- *     req = { db, shopId?, channel?, sessionKey?, messages, modelServerId?, temperature?, maxTokens?,
- *             stream?, onDelta?, signal?, log? }
+ *     req = { db, shopId?, channel?, sessionKey?, messages, modelServerId?, temperature?, topP?, maxTokens?,
+ *             stream?, onDelta?, onAttempt?, signal?, log? }
+ *     - temperature / top_p / max_tokens: the caller's (an assistant's), else the strategy's, are
+ *       sent (`sampling` in the result); max tokens never past the server's own bound.
+ *     - `cost`: the tokens at the servers' prices per million (config_model_server.price_*).
  *     - `stream` / `onDelta`: the server streams; `onDelta(text)` gets each piece as it comes
  *       (what the playground forwards to the browser); the result is the same.
  *     - `db` is the ROOT database (model_call rows must survive the caller's rollback).
@@ -39,7 +42,8 @@
  * tokens, outcome, error); `GET model-call/list` shows them. API keys are decrypted only here,
  * in memory, and masked in every error text.
  */
-export { chat, chatStream } from './chat.js';
+export { chat, chatStream, samplingFor } from './chat.js';
+export { costOf } from './record.js';
 export { embed, testConnection, type EmbedRequest } from './embed-test.js';
 export { listModelServers } from './servers.js';
 export { bucketOf, pickDivert } from './plan.js';
@@ -50,6 +54,7 @@ export type {
   ChatResult,
   EmbedResult,
   GatewayLog,
+  Sampling,
   ServerSummary,
   StreamEvent,
   TestResult,

@@ -18,6 +18,15 @@ export interface CallRecord {
   error?: string;
   latencyMs: number;
   usage?: Usage;
+  /** what the call cost (costOf) */
+  cost?: number;
+}
+
+/** What tokens cost at a server's prices per million prompt (input) and completion (output) tokens. */
+export function costOf(usage: Pick<Usage, 'prompt_tokens' | 'completion_tokens'> | null | undefined, s: { priceInput: number; priceOutput: number }): number {
+  if (!usage) return 0;
+  const c = (usage.prompt_tokens * s.priceInput + usage.completion_tokens * s.priceOutput) / 1_000_000;
+  return Math.round(c * 1e6) / 1e6;
 }
 
 /** One model_call row. A failure to record is logged by the caller's logger and never fails the call. */
@@ -25,8 +34,8 @@ export async function recordCall(db: Queryable, c: CallRecord, log?: { warn(obj:
   try {
     await db.query(
       `INSERT INTO model_call (model_server_id, server_name, model, kind, shop_id, channel, session_key, strategy_id, divert_id,
-         attempt, stream, outcome, error, latency_ms, prompt_tokens, completion_tokens, total_tokens)
-       VALUES ($1, $2, $3, $4, (SELECT id FROM shop WHERE id = $5), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+         attempt, stream, outcome, error, latency_ms, prompt_tokens, completion_tokens, total_tokens, cost)
+       VALUES ($1, $2, $3, $4, (SELECT id FROM shop WHERE id = $5), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
       [
         c.serverId,
         c.serverName.slice(0, 100),
@@ -45,6 +54,7 @@ export async function recordCall(db: Queryable, c: CallRecord, log?: { warn(obj:
         c.usage?.prompt_tokens ?? 0,
         c.usage?.completion_tokens ?? 0,
         c.usage?.total_tokens ?? 0,
+        c.cost ?? 0,
       ],
     );
   } catch (e) {

@@ -18,10 +18,12 @@ interface ServerRow {
   supports_embeddings: boolean;
   embedding_model: string;
   enabled: boolean;
+  price_input: number | string;
+  price_output: number | string;
 }
 
 const COLS = `id, name, provider, endpoint, model, api_key_enc, timeout_ms, max_tokens, max_concurrency, supports_vision,
-  supports_embeddings, embedding_model, enabled`;
+  supports_embeddings, embedding_model, enabled, price_input, price_output`;
 
 /** A row with its key decrypted; an unreadable key becomes `keyError` (the call then fails with it). */
 function toConfig(r: ServerRow): ServerConfig & { keyError?: string } {
@@ -47,6 +49,8 @@ function toConfig(r: ServerRow): ServerConfig & { keyError?: string } {
     supportsEmbeddings: r.supports_embeddings,
     embeddingModel: r.embedding_model,
     enabled: r.enabled,
+    priceInput: Number(r.price_input) || 0,
+    priceOutput: Number(r.price_output) || 0,
     ...(keyError ? { keyError } : {}),
   };
 }

@@ -24,7 +24,10 @@ export interface ChatRequest {
   modelServerId?: number | null;
   /** overrides the strategy's / server's values */
   temperature?: number;
+  topP?: number;
   maxTokens?: number;
+  /** called as each attempt starts, with the server it goes to (the playground names it at once) */
+  onAttempt?: (server: { id: number; name: string; model: string }, attempt: number) => void;
   /** chat(): read the reply as a stream (same result, streamed from the server) */
   stream?: boolean;
   /** chat() with `stream`: called with each piece of text as it arrives (a fallback reply: once) */
@@ -51,6 +54,15 @@ export interface Attempt {
   /** the reason, with any API key masked */
   error: string;
   latencyMs: number;
+  /** what the attempt cost at the server's prices (0: no price, or it failed before any token) */
+  cost?: number;
+}
+
+/** The sampling settings sent (null: the server's own default). */
+export interface Sampling {
+  temperature: number | null;
+  top_p: number | null;
+  max_tokens: number;
 }
 
 export interface ChatResult {
@@ -72,6 +84,10 @@ export interface ChatResult {
   strategyId: number | null;
   divertId: number | null;
   error?: string;
+  /** what the whole call cost at the servers' prices per million tokens */
+  cost: number;
+  /** the sampling settings sent to the last server tried (null when none was) */
+  sampling: Sampling | null;
 }
 
 export type StreamEvent = { type: 'delta'; text: string } | ({ type: 'done' } & ChatResult);
@@ -92,6 +108,9 @@ export interface ServerConfig {
   supportsEmbeddings: boolean;
   embeddingModel: string;
   enabled: boolean;
+  /** price per million prompt / completion tokens (0: not priced) */
+  priceInput: number;
+  priceOutput: number;
 }
 
 /** What lists and pickers show of a server (never a key). */

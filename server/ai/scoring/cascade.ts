@@ -77,7 +77,7 @@ export async function scoreAnswer(input: CascadeInput): Promise<CascadeResult> {
   try {
     const v = await input.judge.judge(input.question, expected, answer, input.signal);
     const ok = v.score >= input.threshold;
-    scores.push({ scorer: 'judge', score: v.score, passed: ok, reason: `${input.judge.model}: ${v.reason || (ok ? 'pass' : 'fail')}`, tokens: v.tokens });
+    scores.push({ scorer: 'judge', score: v.score, passed: ok, reason: `${input.judge.model}: ${v.reason || (ok ? 'pass' : 'fail')}`, tokens: v.tokens, ...(v.cost ? { cost: v.cost } : {}) });
     return { score: pct(v.score), passed: ok, scores, judgeTokens: v.tokens };
   } catch (err) {
     if (input.signal?.aborted) throw err;

@@ -20,7 +20,7 @@ export async function judgeSetup(db: Queryable, modelServerId: number | null | u
       const res = await chat({ db, messages: judgePrompt(question, expected, answer), modelServerId, temperature: 0, maxTokens: 200, signal });
       if (res.outcome !== 'ok') throw new Error(res.error || `judge call ${res.outcome}`);
       const v = parseVerdict(res.text);
-      return { ...v, tokens: res.usage.total_tokens };
+      return { ...v, tokens: res.usage.total_tokens, cost: res.cost };
     },
   };
 }

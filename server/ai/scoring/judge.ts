@@ -8,6 +8,8 @@ export interface JudgeVerdict {
   score: number;
   reason: string;
   tokens: number;
+  /** at the judge server's prices (0: not priced) */
+  cost?: number;
 }
 
 export type JudgeFn = (question: string, expected: string, answer: string, signal?: AbortSignal) => Promise<JudgeVerdict>;

@@ -16,6 +16,8 @@ export interface ScoreEntry {
   reason: string;
   /** tokens the scorer spent (the judge only) */
   tokens?: number;
+  /** what those tokens cost at the judge server's prices (the judge only) */
+  cost?: number;
 }
 
 const round = (x: number) => Math.round(x * 10000) / 10000;

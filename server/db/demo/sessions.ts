@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db.js';
 import { answerQuestion } from '../../ai/answer.js';
+import { writeTrace } from '../../ai/trace.js';
 import { insertMany } from './insert.js';
 import { CHAT_QUESTIONS, type Lang } from './knowledge.js';
 import { DEMO_NOW, Rng, daysAgo } from './random.js';
@@ -13,11 +14,12 @@ interface SessionShop {
 }
 const langOf = (shop: SessionShop): Lang => (shop.type === 2 ? 'zh' : 'en');
 
-/** The built-in responder's answer from the shop's own knowledge, and the policy it cited. */
-async function aiReply(q: Queryable, shop: SessionShop, question: string, channel: 'chat' | 'email'): Promise<{ text: string; policyId: number | null }> {
+/** The built-in responder's answer from the shop's own knowledge, the policy it cited and (a chat reply) its trace. */
+async function aiReply(q: Queryable, shop: SessionShop, question: string, channel: 'chat' | 'email', traced = false): Promise<{ text: string; policyId: number | null; traceId: number | null }> {
   const a = await answerQuestion(q, { question, shopId: shop.id, channel });
   const cited = a.citations.find((c) => c.source_type === 'policy');
-  return { text: a.text, policyId: cited?.source_id ?? null };
+  const traceId = traced ? await writeTrace(q, { kind: 'chat', question, shopId: shop.id, channel, answer: a, refType: 'chat_session' }) : null;
+  return { text: a.text, policyId: cited?.source_id ?? null, traceId };
 }
 
 const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'] as const;
@@ -59,12 +61,12 @@ async function seedChats(q: Queryable, rng: Rng, shops: SessionShop[]) {
     const question = rng.pick(CHAT_QUESTIONS[langOf(shop)])[1];
     rng.pick(POLICY_TOPICS); // (the draw the old fixed answers took: keeps the rest of the data in place)
     const product = rng.pick(PRODUCTS);
-    const reply = await aiReply(q, shop, question, 'chat');
-    const msgs: Array<[number, string, string, number | null]> = [
+    const reply = await aiReply(q, shop, question, 'chat', true);
+    const msgs: Array<[number, string, string, number | null, (number | null)?]> = [
       [5, 'system', `${cust} entered the chat`, null],
       [6, 'AI', zh ? `您好，欢迎光临${shop.name}！请问有什么可以帮您？` : `Hi ${cust.split(' ')[0]}, welcome to ${shop.name}! How can I help?`, null],
       [1, cust, question, null],
-      [2, 'AI', reply.text, reply.policyId],
+      [2, 'AI', reply.text, reply.policyId, reply.traceId],
     ];
     if (rng.chance(0.5)) msgs.push([9, cust, 'Clicked "Track order"', null], [3, 'system', `Order #${1000 + i} — shipped, in transit`, null]);
     if (rng.chance(0.4)) msgs.push([11, 'AI', `You may also like: ${product}`, null]);
@@ -77,8 +79,9 @@ async function seedChats(q: Queryable, rng: Rng, shops: SessionShop[]) {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [shop.id, cust, emailOf(cust), rng.pick(CHANNELS), rng.pick(['US', 'GB', 'DE', 'CA', 'FR']), msgs.length, question, start, ended],
     );
-    await insertMany(q, 'chat_message', ['session_id', 'msg_type', 'sender', 'content', 'policy_id', 'sent_at'],
-      msgs.map(([type, sender, content, policyId], k) => [s.rows[0].id, type, sender, content, policyId, new Date(start.getTime() + k * 45000)]));
+    await insertMany(q, 'chat_message', ['session_id', 'msg_type', 'sender', 'content', 'policy_id', 'trace_id', 'sent_at'],
+      msgs.map(([type, sender, content, policyId, traceId], k) => [s.rows[0].id, type, sender, content, policyId, traceId ?? null, new Date(start.getTime() + k * 45000)]));
+    if (reply.traceId) await q.query(`UPDATE ai_trace SET ref_id = $2 WHERE id = $1`, [reply.traceId, s.rows[0].id]);
     if (i % 4 === 0) {
       await q.query(
         `INSERT INTO session_mark (session_id, mark_type, is_correct, question, answer, remark, marked_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -42,6 +42,9 @@ export const modelServer: ResourceDef = {
     timeout_ms: F.int(100, 600000),
     max_tokens: F.int(1, 1000000),
     max_concurrency: F.int(1, 10000),
+    /** price per million prompt (input) and completion (output) tokens: each call's, run's and day's cost (0: not priced) */
+    price_input: { schema: { type: 'number', minimum: 0, maximum: 100000 }, select: 't.price_input::float8' },
+    price_output: { schema: { type: 'number', minimum: 0, maximum: 100000 }, select: 't.price_output::float8' },
     supports_vision: F.bool(),
     supports_embeddings: F.bool(),
     /** the server offers the OpenAI fine-tuning API: lab experiment tasks can train on it (docs/integrations.md "Trainer") */

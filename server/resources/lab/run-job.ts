@@ -10,20 +10,18 @@
  */
 import type { Db, Queryable } from '../../db/db.js';
 import { writeAudit } from '../../auth/audit.js';
-import { BUILTIN_LABEL, answerQuestion } from '../../ai/answer.js';
-import { exitCodeOf, scoreAnswer, type ExitCodeInfo, type JudgeSetup } from '../../ai/scoring/index.js';
-import { judgeSetup } from '../../ai/scoring/judge-setup.js';
+import { RESULT_COLUMNS, evaluateSample, setupOf, type ResultValues } from './run-answer.js';
 import { databaseUnavailable } from '../../db/unavailable.js';
 import { JobCancelled, JobInterrupted, PermanentJobError, type JobContext, type JobKind } from '../../jobs/types.js';
 import type { Sample } from './samples.js';
+
+export { RESULT_COLUMNS, evaluateSample, modelFailure, setupOf, unlabelled, type ResultValues, type RunSetup } from './run-answer.js';
 import { LEASE_LIVE, RUN_AREAS, RUN_KIND, isRunTable, runTitle, type RunArea, type RunJobData } from './run-start.js';
 
 /** how long one job works before it hands over to a continuation (tests shorten it) */
 export const RUN_SLICE = { ms: 60_000 };
 /** how often the status is read while a question is being answered */
 const WATCH_MS = 1_000;
-/** tries of one question's answer before its error is recorded as the result */
-const ANSWER_TRIES = 2;
 
 interface TaskRow {
   id: number;
@@ -82,100 +80,12 @@ function watch(db: Db, table: string, taskId: number, me: number, outer: AbortSi
   return { signal: AbortSignal.any([outer, ctl.signal]), stop: () => clearInterval(timer) };
 }
 
-interface Answered {
-  output: string;
-  responder: string;
-  model: string;
-  citations: unknown[];
-  latencyMs: number;
-  tokens: { prompt: number; completion: number } | null;
-  error: string;
-  /** the model was asked for and failed: the output is a stand-in (fallback reply, built-in answer), never scored */
-  modelFailed: boolean;
-}
-
-/** What answers and how it is scored: the task's settings, read once per run. */
-export interface RunSetup {
-  shopId: number | null;
-  assistantId: number | null;
-  prompt: string | null;
-  modelServerId: number | null;
-  threshold: number;
-  codes: ExitCodeInfo[];
-  judge: JudgeSetup;
-}
-
-/** The result's reason when the model failed and a stand-in answered in its place. */
-export const modelFailure = (why: string, fallbackReply: boolean): string =>
-  fallbackReply
-    ? `the model call failed (${why}); the fallback reply was not scored / 模型调用失败（${why}），兜底回复不计分`
-    : `the model call failed (${why}); the built-in answer was not scored / 模型调用失败（${why}），内置应答不计分`;
-
-/** One question answered (a failing answer is tried twice, then its error is the result). */
-async function answerOnce(db: Queryable, setup: RunSetup, question: string, signal?: AbortSignal): Promise<Answered> {
-  let lastError = '';
-  for (let attempt = 1; attempt <= ANSWER_TRIES; attempt++) {
-    const started = Date.now();
-    try {
-      const a = await answerQuestion(db, {
-        question,
-        shopId: setup.shopId,
-        assistantId: setup.assistantId,
-        prompt: setup.prompt,
-        modelServerId: setup.modelServerId,
-        channel: 'chat',
-        signal,
-      });
-      // `modelFailed`: the model failed and a stand-in answered (the fallback reply, the built-in
-      // responder) — the question failed with the model's reason; `note` otherwise says why the
-      // built-in responder answered
-      const base = { output: a.text, responder: a.responder, model: a.model, citations: a.citations, latencyMs: a.latencyMs, tokens: a.tokens };
-      if (a.modelFailed) return { ...base, error: modelFailure(a.modelFailed, a.model === 'fallback reply'), modelFailed: true };
-      return { ...base, error: a.note ?? '', modelFailed: false };
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      lastError = String((err as Error)?.message ?? err).slice(0, 1000);
-      if (attempt < ANSWER_TRIES) await new Promise((r) => setTimeout(r, 1000));
-      else return { output: '', responder: '', model: '', citations: [], latencyMs: Date.now() - started, tokens: null, error: lastError, modelFailed: false };
-    }
-  }
-  throw new Error('unreachable');
-}
-
-/** The answer without the built-in responder's label line (kept in the stored answer, not scored). */
-const LABEL_LINE = `— ${BUILTIN_LABEL}`;
-export const unlabelled = (text: string): string => {
-  const t = text.trimEnd();
-  return t.endsWith(LABEL_LINE) ? t.slice(0, -LABEL_LINE.length).trimEnd() : text;
-};
-
-/** The values of one result row: the answer (exit-code marker taken out), its scores and what it cost. */
-export type ResultValues = unknown[];
-export const RESULT_COLUMNS =
-  'input, expected, output, exit_code, score, passed, latency_ms, scores, responder, model, citations, tokens_prompt, tokens_completion, judge_tokens, error';
-
-/** Answers one sample and scores it: the values of its result row (RESULT_COLUMNS). */
-export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, signal?: AbortSignal): Promise<ResultValues> {
-  const a = await answerOnce(db, setup, s.input, signal);
-  // no answer at all, or a stand-in for a model that failed: a failure with its reason, never scored
-  const failed = (a.error !== '' && a.responder === '') || a.modelFailed;
-  const { exitCode, text } = failed ? { exitCode: null, text: a.output } : exitCodeOf({ text: a.output, responder: a.responder, citations: a.citations }, setup.codes);
-  const scored = failed
-    ? { score: s.expected.trim() ? 0 : null, passed: false, scores: [], judgeTokens: 0 }
-    : await scoreAnswer({ question: s.input, expected: s.expected, answer: unlabelled(text), exitCode, threshold: setup.threshold, judge: setup.judge, signal });
-  return [
-    s.input, s.expected, text, exitCode?.code ?? null, scored.score, scored.passed, Math.round(a.latencyMs),
-    JSON.stringify(scored.scores), a.responder, a.model.slice(0, 100), JSON.stringify(a.citations),
-    a.tokens?.prompt ?? null, a.tokens?.completion ?? null, scored.judgeTokens, a.error,
-  ];
-}
-
-/** The task's done / passed / avg_score / judge_tokens from its result rows. */
+/** The task's done / passed / errors / avg_score (of the scored answers) / judge_tokens / cost from its result rows. */
 export async function refreshCounters(q: Queryable, table: string, taskId: number): Promise<void> {
   await q.query(
-    `UPDATE ${table} t SET done = r.done, passed = r.passed, avg_score = r.avg, judge_tokens = r.judge, updated_at = now()
-       FROM (SELECT count(*)::int AS done, count(*) FILTER (WHERE passed)::int AS passed, round(avg(score), 2) AS avg,
-                    COALESCE(sum(judge_tokens), 0)::int AS judge
+    `UPDATE ${table} t SET done = r.done, passed = r.passed, errors = r.errors, avg_score = r.avg, judge_tokens = r.judge, cost = r.cost, updated_at = now()
+       FROM (SELECT count(*)::int AS done, count(*) FILTER (WHERE passed)::int AS passed, count(*) FILTER (WHERE outcome = 'error')::int AS errors,
+                    round(avg(score), 2) AS avg, COALESCE(sum(judge_tokens), 0)::int AS judge, COALESCE(sum(cost), 0) AS cost
                FROM ${table}_result WHERE task_id = $1) r
       WHERE t.id = $1`,
     [taskId],
@@ -195,26 +105,6 @@ async function record(db: Db, table: string, taskId: number, index: number, valu
     await refreshCounters(q, table, taskId);
     return true;
   });
-}
-
-/** A task's run settings: its shop (else its assistant's), model, judge, pass mark and the exit codes. */
-export async function setupOf(
-  db: Queryable,
-  task: Pick<TaskRow, 'shop_id' | 'assistant_id' | 'prompt' | 'model_server_id' | 'judge_model_server_id' | 'pass_threshold'>,
-): Promise<RunSetup> {
-  let shopId = task.shop_id;
-  if (shopId === null && task.assistant_id !== null) {
-    shopId = (await db.query<{ shop_id: number | null }>('SELECT shop_id FROM chat_assistant WHERE id = $1', [task.assistant_id])).rows[0]?.shop_id ?? null;
-  }
-  return {
-    shopId,
-    assistantId: task.assistant_id,
-    prompt: task.prompt || null,
-    modelServerId: task.model_server_id,
-    threshold: Number(task.pass_threshold),
-    codes: (await db.query<ExitCodeInfo>('SELECT code, need_semantics_score FROM text_exit_code ORDER BY id')).rows,
-    judge: await judgeSetup(db, task.judge_model_server_id),
-  };
 }
 
 async function run(ctx: JobContext<RunJobData>): Promise<unknown> {
@@ -238,7 +128,7 @@ async function run(ctx: JobContext<RunJobData>): Promise<unknown> {
       if (Date.now() > until) return { ran, continued: await handOver(ctx, RUN_AREAS[table], task) };
       const w = watch(db, table, taskId, me, ctx.signal);
       try {
-        const values = await evaluateSample(db, setup, samples[i - 1], w.signal);
+        const values = await evaluateSample(db, setup, samples[i - 1], w.signal, { refType: table, refId: taskId });
         if (await record(db, table, taskId, i, values)) ran++;
       } catch (err) {
         if (ctx.signal.aborted || !w.signal.aborted) throw err;

@@ -17,6 +17,7 @@ import { mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { deleteRoute } from '../engine/routes.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
 import { compareRoute } from './run-compare.js';
+import { resultDef } from './run-results.js';
 import { RUN_AREAS, startRun } from './run-start.js';
 import { TASK_MODES, TASK_STATUSES, canDelete, canEdit, initialStatus, type TaskMode, type TaskStatus } from './task-status.js';
 
@@ -66,6 +67,10 @@ function taskResource(a: Area): ResourceDef {
       done: { schema: { type: 'integer' }, readOnly: true },
       progress: { schema: { type: 'integer' }, virtual: true, select: 'CASE WHEN t.total > 0 THEN (t.done * 100 / t.total) ELSE 0 END' },
       passed: { schema: { type: 'integer' }, readOnly: true },
+      /** questions with no answer to score (the model failed, timed out, a fallback reply stood in): counted apart from the fails */
+      errors: { schema: { type: 'integer' }, readOnly: true },
+      /** what the run's model calls cost (answers and judge) at the servers' prices */
+      cost: { schema: { type: 'number' }, readOnly: true, select: 't.cost::float8' },
       pass_rate: { schema: { type: 'number' }, nullable: true, virtual: true, select: 'CASE WHEN t.done > 0 THEN round(t.passed * 100.0 / t.done, 1)::float8 END', sort: true },
       avg_score: { schema: { type: 'number' }, nullable: true, readOnly: true, select: 't.avg_score::float8', sort: true },
       judge_tokens: { schema: { type: 'integer' }, readOnly: true },
@@ -112,44 +117,6 @@ function taskResource(a: Area): ResourceDef {
   };
 }
 
-const resultDef = (a: Area): ResourceDef => ({
-  name: `${a.name}/result`,
-  table: `${a.table}_result`,
-  defaultSort: { field: 'sample_index', order: 'asc' },
-  maxPageSize: 500,
-  fields: {
-    id: F.id(),
-    task_id: { schema: ID, required: true, filter: 'eq' },
-    sample_index: { schema: { type: 'integer' }, sort: true },
-    input: F.text(),
-    expected: F.text(),
-    output: F.text(),
-    exit_code: { schema: { type: 'string', maxLength: 60 }, nullable: true, filter: 'eq' },
-    score: { schema: { type: 'number' }, nullable: true, select: 't.score::float8', filter: 'range', sort: true },
-    passed: F.bool(),
-    /** every score of the cascade: [{ scorer, score 0…1 | null, passed, reason, tokens? }] */
-    scores: { schema: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-    /** the scores in one line for the table: "similarity 0.62 ✓ · judge –" */
-    score_detail: {
-      schema: { type: 'string' },
-      virtual: true,
-      select: `COALESCE((SELECT string_agg((e->>'scorer') || ' ' || COALESCE(round((e->>'score')::numeric, 2)::text, '–') ||
-                 CASE WHEN e->>'passed' = 'true' THEN ' ✓' WHEN e->>'passed' = 'false' THEN ' ✗' ELSE '' END, ' · ')
-                 FROM jsonb_array_elements(t.scores) e), '')`,
-    },
-    responder: { schema: { type: 'string' }, filter: 'eq' },
-    model: { schema: { type: 'string' } },
-    citations: { schema: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-    tokens_prompt: { schema: { type: 'integer' }, nullable: true },
-    tokens_completion: { schema: { type: 'integer' }, nullable: true },
-    judge_tokens: { schema: { type: 'integer' } },
-    error: { schema: { type: 'string' } },
-    latency_ms: { schema: { type: 'integer' }, sort: true },
-    created_at: F.createdAt(),
-  },
-  operations: {},
-});
-
 /** `GET <name>/result/list?task_id=`: the per-sample results of one task. */
 function resultListRoute(a: Area): RouteDef {
   const def = resultDef(a);
@@ -158,7 +125,7 @@ function resultListRoute(a: Area): RouteDef {
     method: 'GET',
     path: `${a.name}/result/list`,
     access: { permission: [a.keys.result, a.keys.detail] },
-    summary: 'Per-sample results of a task (task_id required): answer, expected answer, exit code, each score with its scorer and reason, pass or fail, responder, tokens, citations',
+    summary: 'Per-sample results of a task (task_id required): answer, expected answer, outcome (pass, fail, error), the deciding scorer and its reason, each score, responder and server, tokens, cost, citations, trace',
     // the engine's list query of the results (built from the declaration: a record) with task_id required
     query: Type.Unsafe<Fields & { task_id: number }>({ ...query, required: ['task_id'] }),
     reply: pageReply(rowSchema(def, true)),

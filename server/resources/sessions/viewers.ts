@@ -109,9 +109,10 @@ chatSession.actions = [
   detailWith(
     chatSession,
     'messages',
-    `SELECT id, msg_type, sender, content, policy_id, to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
+    `SELECT id, msg_type, sender, content, policy_id, (SELECT x.id::int FROM ai_trace x WHERE x.id = trace_id) AS trace_id,
+            to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
        FROM chat_message WHERE session_id = $1 ORDER BY sent_at, id LIMIT 2000`,
-    obj({ id: int, msg_type: int, sender: str, content: str, policy_id: nint, sent_at: str }),
+    obj({ id: int, msg_type: int, sender: str, content: str, policy_id: nint, trace_id: nint, sent_at: str }),
   ),
 ];
 mailSession.actions = [

@@ -16,6 +16,7 @@ export const BESPOKE_PAGES: Record<string, PageComponent> = {
   'intelligent_text.text.session.mail': lazy(() => import('../../screens/sessions/MailSessions.js')),
   'intelligent_text.text.session.voice': lazy(() => import('../../screens/sessions/VoiceSessions.js')),
   'intelligent_text.text.script_manage.playground': lazy(() => import('../../screens/playground/Playground.js')),
+  'intelligent_text.text.script_manage.trace': lazy(() => import('../../screens/trace/TracePage.js')),
 };
 
 export const resolvePage: PageResolver = (module, node) => {

@@ -32,11 +32,17 @@ export function CitationList({ env, citations, testId }: { env: RuntimeEnv; cita
   );
 }
 
-function Responder({ env, turn }: { env: RuntimeEnv; turn: Turn }) {
+/** Who answers: the server the stream named (a fallback server when the first failed), else the model's name. */
+export function Responder({ env, turn }: { env: RuntimeEnv; turn: Turn }) {
   if (turn.responder === 'builtin') return <Tag color="green">{env.t('config.playground.responderBuiltin')}</Tag>;
-  if (turn.responder === 'model') return <Tag color="purple">{env.t('config.playground.responderModel', { model: turn.model || '…' })}</Tag>;
+  if (turn.responder === 'model') {
+    const who = turn.server ? `${turn.server.name} · ${turn.server.model}` : turn.model || '…';
+    return <Tag color="purple">{env.t('config.playground.responderModel', { model: who })}</Tag>;
+  }
   return null;
 }
+
+const money = (x: number) => (x < 0.01 && x > 0 ? x.toFixed(6) : x.toFixed(4));
 
 export function AnswerPanel({ env, side, title, turns }: { env: RuntimeEnv; side: 'a' | 'b'; title: string; turns: Turn[] }) {
   const last = turns.at(-1);
@@ -62,6 +68,11 @@ export function AnswerPanel({ env, side, title, turns }: { env: RuntimeEnv; side
               {t.status === 'error' && <Alert type="error" showIcon style={{ marginTop: 6 }} message={env.t('config.playground.failed', { msg: t.error })} />}
             </div>
           ))}
+          {last && last.status === 'streaming' && last.responder && (
+            <Space size={4} wrap data-testid={`playground-answering-${side}`}>
+              <Responder env={env} turn={last} />
+            </Space>
+          )}
           {last && last.status !== 'streaming' && (
             <Space size={4} wrap data-testid={`playground-meta-${side}`}>
               <Responder env={env} turn={last} />
@@ -71,6 +82,16 @@ export function AnswerPanel({ env, side, title, turns }: { env: RuntimeEnv; side
                   ? env.t('config.playground.tokens', { prompt: last.tokens.prompt, completion: last.tokens.completion })
                   : env.t('config.playground.noTokens')}
               </Tag>
+              {last.cost !== null && (
+                <Tag color="gold" data-testid={`playground-cost-${side}`}>
+                  {env.t('config.playground.cost', { cost: money(last.cost) })}
+                </Tag>
+              )}
+              {last.traceId && (
+                <a href={`/intelligent_text/scriptManage/trace/${last.traceId}`} target="_blank" rel="noopener noreferrer" data-testid={`playground-trace-${side}`}>
+                  {env.t('config.playground.trace')}
+                </a>
+              )}
             </Space>
           )}
           <Typography.Title level={5} style={{ marginTop: 12 }}>

@@ -1,5 +1,5 @@
 /** What one configuration answers with: an assistant, a prompt and a model server (none: the built-in responder). */
-import { Form, Select } from 'antd';
+import { Col, Form, InputNumber, Row, Select } from 'antd';
 import type { RuntimeEnv } from '../../runtime/env.js';
 
 export interface Options {
@@ -11,11 +11,15 @@ export interface Options {
 export interface SideConfig {
   assistant_id?: number;
   prompt_id?: number;
-  /** 0: the built-in responder */
+  /** 0: the built-in responder; -1: the shop and channel's model strategy */
   model_server_id: number;
+  temperature?: number | null;
+  top_p?: number | null;
+  max_tokens?: number | null;
 }
 
 export const BUILTIN = 0;
+export const STRATEGY = -1;
 
 export function ConfigFields({ env, options, side }: { env: RuntimeEnv; options: Options; side: 'a' | 'b' }) {
   const form = Form.useFormInstance();
@@ -51,9 +55,30 @@ export function ConfigFields({ env, options, side }: { env: RuntimeEnv; options:
       <Form.Item name={name('model_server_id')} label={env.t('config.playground.model')} initialValue={BUILTIN}>
         <Select
           data-testid={`playground-model-${side}`}
-          options={[{ value: BUILTIN, label: env.t('config.playground.builtin') }, ...options.model_servers.map((s) => ({ value: s.id, label: s.name }))]}
+          options={[
+            { value: BUILTIN, label: env.t('config.playground.builtin') },
+            { value: STRATEGY, label: env.t('config.playground.strategy') },
+            ...options.model_servers.map((s) => ({ value: s.id, label: s.name })),
+          ]}
         />
       </Form.Item>
+      <Row gutter={8}>
+        <Col span={8}>
+          <Form.Item name={name('temperature')} label={env.t('config.playground.temperature')} tooltip={env.t('config.playground.samplingHelp')}>
+            <InputNumber min={0} max={2} step={0.1} style={{ width: '100%' }} data-testid={`playground-temperature-${side}`} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name={name('top_p')} label="top_p">
+            <InputNumber min={0.01} max={1} step={0.05} style={{ width: '100%' }} data-testid={`playground-top-p-${side}`} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name={name('max_tokens')} label={env.t('config.playground.maxTokens')}>
+            <InputNumber min={1} max={200000} precision={0} style={{ width: '100%' }} data-testid={`playground-max-tokens-${side}`} />
+          </Form.Item>
+        </Col>
+      </Row>
     </>
   );
 }

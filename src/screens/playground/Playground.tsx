@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { PageProps } from '../../runtime/route-config.js';
 import { useShell } from '../../runtime/shell.js';
 import { AnswerPanel, CitationList } from './AnswerPanel.js';
-import { BUILTIN, ConfigFields, type Options, type SideConfig } from './ConfigFields.js';
+import { BUILTIN, ConfigFields, STRATEGY, type Options, type SideConfig } from './ConfigFields.js';
 import { diffKnowledge } from './diff.js';
 import type { PlaygroundBody } from './stream.js';
 import { useRun } from './use-run.js';
@@ -63,7 +63,11 @@ export default function Playground(_: PageProps) {
       message: v.message.trim(),
       assistant_id: s?.assistant_id ?? null,
       prompt_id: s?.prompt_id ?? null,
-      model_server_id: s?.model_server_id && s.model_server_id !== BUILTIN ? s.model_server_id : null,
+      model_server_id: s?.model_server_id && s.model_server_id !== BUILTIN && s.model_server_id !== STRATEGY ? s.model_server_id : null,
+      use_strategy: s?.model_server_id === STRATEGY,
+      temperature: s?.temperature ?? null,
+      top_p: s?.top_p ?? null,
+      max_tokens: s?.max_tokens ?? null,
     });
     void a.send(body(v.a));
     if (compare) void b.send(body(v.b));

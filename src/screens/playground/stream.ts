@@ -11,19 +11,31 @@ export interface Citation {
   score: number;
 }
 
+export interface ServerRef {
+  id: number;
+  name: string;
+  model: string;
+}
+
 export interface DoneEvent {
   text: string;
   responder: 'builtin' | 'model';
   model: string;
+  /** the server that answered (a strategy's fallback server when the first failed) */
+  server: ServerRef | null;
   citations: Citation[];
   latency_ms: number;
   tokens: { prompt: number; completion: number } | null;
+  cost: number;
+  /** the answer's trace (GET ai-trace/detail); null when it could not be written */
+  trace_id: number | null;
   /** why another answer came than the one asked for (every model failed, a fallback reply) */
   note: string;
 }
 
 export type PlaygroundEvent =
-  | { event: 'start'; data: { responder: 'builtin' | 'model' } }
+  | { event: 'start'; data: { responder: 'builtin' | 'model'; server: ServerRef | null } }
+  | { event: 'server'; data: { server: ServerRef; attempt: number } }
   | { event: 'delta'; data: { text: string } }
   | { event: 'done'; data: DoneEvent }
   | { event: 'error'; data: { code: number; msg: string } };
@@ -44,6 +56,11 @@ export interface PlaygroundBody {
   assistant_id: number | null;
   prompt_id: number | null;
   model_server_id: number | null;
+  /** no server chosen: the shop and channel's model strategy (traffic split, fallback server) */
+  use_strategy: boolean;
+  temperature: number | null;
+  top_p: number | null;
+  max_tokens: number | null;
 }
 
 /** Splits an SSE text into complete messages; returns them and the unfinished rest. */

@@ -1,7 +1,7 @@
 /** One side of the playground: its turns, the one streaming now, and how to send or stop. */
 import { useCallback, useRef, useState } from 'react';
 import { useShell } from '../../runtime/shell.js';
-import { streamPlayground, StreamRefused, type Citation, type PlaygroundBody } from './stream.js';
+import { streamPlayground, StreamRefused, type Citation, type PlaygroundBody, type ServerRef } from './stream.js';
 
 export interface Turn {
   question: string;
@@ -9,9 +9,13 @@ export interface Turn {
   status: 'streaming' | 'done' | 'error';
   responder: 'builtin' | 'model' | null;
   model: string;
+  /** the server answering (named by the first event; a fallback server when the first failed) */
+  server: ServerRef | null;
   citations: Citation[];
   latencyMs: number | null;
   tokens: { prompt: number; completion: number } | null;
+  cost: number | null;
+  traceId: number | null;
   error: string;
   note: string;
 }
@@ -26,17 +30,24 @@ export function useRun() {
     abort.current?.abort();
     const ctl = new AbortController();
     abort.current = ctl;
-    const fresh: Turn = { question: body.message, text: '', status: 'streaming', responder: null, model: '', citations: [], latencyMs: null, tokens: null, error: '', note: '' };
+    const fresh: Turn = {
+      question: body.message, text: '', status: 'streaming', responder: null, model: '', server: null,
+      citations: [], latencyMs: null, tokens: null, cost: null, traceId: null, error: '', note: '',
+    };
     setTurns((ts) => [...ts, fresh]);
     try {
       await streamPlayground(
         shell.rawRequest(),
         body,
         (e) => {
-          if (e.event === 'start') patch({ responder: e.data.responder });
+          if (e.event === 'start') patch({ responder: e.data.responder, server: e.data.server ?? null });
+          else if (e.event === 'server') patch({ server: e.data.server });
           else if (e.event === 'delta') setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 ? { ...t, text: t.text + e.data.text } : t)));
           else if (e.event === 'done')
-            patch({ status: 'done', text: e.data.text, responder: e.data.responder, model: e.data.model, citations: e.data.citations, latencyMs: e.data.latency_ms, tokens: e.data.tokens, note: e.data.note ?? '' });
+            patch({
+              status: 'done', text: e.data.text, responder: e.data.responder, model: e.data.model, server: e.data.server ?? null, citations: e.data.citations,
+              latencyMs: e.data.latency_ms, tokens: e.data.tokens, cost: e.data.cost ?? null, traceId: e.data.trace_id ?? null, note: e.data.note ?? '',
+            });
           else if (e.event === 'error') patch({ status: 'error', error: e.data.msg });
         },
         ctl.signal,

@@ -54,6 +54,11 @@ function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {m.sender} · {fmtClock(m.sent_at)} {tag}
           {m.policy_id ? <Tag style={{ marginInlineStart: 4 }}>{env.t('session.viewer.policy', { id: m.policy_id })}</Tag> : null}
+          {m.trace_id ? (
+            <a href={`/intelligent_text/scriptManage/trace/${m.trace_id}`} target="_blank" rel="noopener noreferrer" style={{ marginInlineStart: 4 }} data-testid="msg-trace">
+              {env.t('session.viewer.trace')}
+            </a>
+          ) : null}
         </Typography.Text>
         <div
           style={{

@@ -28,6 +28,8 @@ export interface ChatMessage {
   sender: string;
   content: string;
   policy_id: number | null;
+  /** the reply's trace (ai_trace), when it was traced */
+  trace_id?: number | null;
   sent_at: string;
 }
 export interface MailSession {

@@ -54,7 +54,7 @@ describe('playground stream', () => {
     expect(kinds[0]).toBe('start');
     expect(kinds.at(-1)).toBe('done');
     expect(kinds).toContain('delta');
-    expect(r.events[0].data).toEqual({ responder: 'builtin' });
+    expect(r.events[0].data).toEqual({ responder: 'builtin', server: null });
     const done = r.events.at(-1)!.data as any;
     const deltas = r.events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text).join('');
     expect(deltas).toBe(done.text);
@@ -69,7 +69,7 @@ describe('playground stream', () => {
   it('with a model server: the model reply streams piece by piece, with the retrieved knowledge, tokens and the call logged', async () => {
     const m = await admin.ok('POST', 'config/model-server/create', { name: 'stand-in', model: 'ok-model', endpoint: fake.baseUrl });
     const r = await stream(admin, { shop_id: shopId, message: 'How many days do I have to return an item?', model_server_id: m.id });
-    expect(r.events[0].data).toEqual({ responder: 'model' });
+    expect(r.events[0].data).toEqual({ responder: 'model', server: { id: m.id, name: 'stand-in', model: 'ok-model' } });
     const deltas = r.events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text);
     expect(deltas.length).toBeGreaterThanOrEqual(3);
     const done = r.events.at(-1)!.data as any;

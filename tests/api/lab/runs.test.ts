@@ -288,7 +288,7 @@ describe('experiment (training) tasks', () => {
   }, 30_000);
 });
 
-describe('a model call that fails is a failed question, never a scored answer', () => {
+describe('a model call that fails is an error of its own, never a scored answer', () => {
   /** a model server nothing listens on: every call is refused at once */
   async function refusedServer(name: string): Promise<number> {
     const net = await import('node:net');
@@ -301,26 +301,61 @@ describe('a model call that fails is a failed question, never a scored answer', 
     return (await admin.ok('POST', 'config/model-server/create', { name, model: 'gone-1', endpoint: `http://127.0.0.1:${port}/v1`, timeout_ms: 3000 })).id;
   }
 
-  it('the built-in answer standing in for a failed model, and the fallback reply, fail with the reason', async () => {
+  it('the built-in answer standing in for a failed model, and the fallback reply, are errors: not scored, not passed, counted apart from the fails', async () => {
     const broken = await refusedServer('Refused stand-in');
     // expected answers the stand-in texts would pass: the built-in answer contains RIGHT[0], the fallback reply is exact
     const fallbackText = 'A colleague will reply to you shortly.';
     const first = await task(await dataset([{ input: QUESTIONS[0], expected: RIGHT[0] }]), { model_server_id: broken });
     await statusIs(first.id, 'finished');
     const [a] = await results(first.id);
-    expect(a).toMatchObject({ passed: false, score: 0, responder: 'builtin', exit_code: null, scores: [] });
+    expect(a).toMatchObject({ outcome: 'error', passed: false, score: null, responder: 'builtin', exit_code: null, scores: [], server_name: '' });
     expect(a.output).toContain(RIGHT[0]); // what the customer would have got is kept, not scored
     expect(a.error).toContain('the model call failed');
     expect(a.error).toContain('Refused stand-in');
-    expect((await detail(first.id)).passed).toBe(0);
+    expect(a.decision).toMatch(/^Not scored: the model call failed/);
+    expect(await detail(first.id)).toMatchObject({ passed: 0, errors: 1, done: 1, avg_score: null });
 
-    await admin.ok('POST', 'config/fallback/create', { shop_id: shopId, channel: 'chat', reply: fallbackText });
-    const second = await task(await dataset([{ input: QUESTIONS[1], expected: fallbackText }]), { model_server_id: broken });
-    await statusIs(second.id, 'finished');
-    const [b] = await results(second.id);
-    expect(b).toMatchObject({ passed: false, score: 0, output: fallbackText, model: 'fallback reply', exit_code: null, scores: [] });
-    expect(b.error).toContain('the fallback reply was not scored');
-    expect(b.error).toContain('Refused stand-in');
-    expect((await detail(second.id)).passed).toBe(0);
+    const fb = await admin.ok('POST', 'config/fallback/create', { shop_id: shopId, channel: 'chat', reply: fallbackText });
+    try {
+      const second = await task(await dataset([{ input: QUESTIONS[1], expected: fallbackText }, { input: QUESTIONS[2], expected: RIGHT[2] }]), { model_server_id: broken });
+      await statusIs(second.id, 'finished');
+      const [b] = await results(second.id);
+      expect(b).toMatchObject({ outcome: 'error', passed: false, score: null, output: fallbackText, model: 'fallback reply', exit_code: null, scores: [] });
+      expect(b.error).toContain('the fallback reply was not scored');
+      expect(b.error).toContain('Refused stand-in');
+      expect(await detail(second.id)).toMatchObject({ passed: 0, errors: 2, done: 2 });
+      // the error's trace says what happened
+      const t = await admin.ok('GET', 'ai-trace/detail', { id: b.trace_id });
+      expect(t).toMatchObject({ kind: 'run', ref_type: 'text_rating_task', ref_id: second.id, outcome: 'fallback', score: { outcome: 'error', score: null } });
+      expect(t.attempts[0]).toMatchObject({ serverName: 'Refused stand-in', outcome: 'error' });
+      // the result list filters by outcome
+      const errs = await admin.ok('GET', 'rating-task/result/list', { task_id: second.id, outcome: 'error' });
+      expect(errs.total).toBe(2);
+    } finally {
+      await admin.ok('POST', 'config/fallback/update', { id: fb.id, enabled: false });
+    }
+  }, 60_000);
+
+  it("a run through the assistant's strategy whose first server fails records the fallback server that answered", async () => {
+    const broken = await refusedServer('Refused primary');
+    const fallback = (await admin.ok('POST', 'config/model-server/create', { name: 'Fallback stand-in', model: 'answer-fallback', endpoint: model.baseUrl, timeout_ms: 5000 })).id;
+    const st = await admin.ok('POST', 'config/model-strategy/create', { name: 'Run strategy', shop_id: shopId, channel: 'chat', model_server_id: broken, fallback_server_id: fallback });
+    try {
+      const assistant = await admin.ok('POST', 'chat/assistant/create', { name: 'Strategy assistant', model: 'gpt-4o', prompt: 'Answer briefly.', shop_id: shopId, use_strategy: true });
+      const t = await task(await dataset([{ input: QUESTIONS[0], expected: "The stand-in model's answer." }]), { assistant_id: assistant.id });
+      await statusIs(t.id, 'finished');
+      const [r] = await results(t.id);
+      expect(r).toMatchObject({ outcome: 'pass', passed: true, responder: 'model', server_name: 'Fallback stand-in', model: 'answer-fallback' });
+      expect(r.decision).toMatch(/^Exact match 1: the answer equals the expected answer/);
+      const trace = await admin.ok('GET', 'ai-trace/detail', { id: r.trace_id });
+      expect(trace).toMatchObject({ strategy_id: st.id, server_name: 'Fallback stand-in', score: { outcome: 'pass' } });
+      expect(trace.attempts.map((a: { serverName: string; outcome: string }) => [a.serverName, a.outcome])).toEqual([
+        ['Refused primary', 'error'],
+        ['Fallback stand-in', 'ok'],
+      ]);
+      expect(await detail(t.id)).toMatchObject({ passed: 1, errors: 0 });
+    } finally {
+      await admin.ok('POST', 'config/model-strategy/update', { id: st.id, enabled: false });
+    }
   }, 60_000);
 });
