@@ -5,7 +5,7 @@
  * are stored in (server/db/migrations), so a record that passes never meets a database error.
  */
 import type { JsonSchema } from '../http/route.js';
-import { CHANNELS, FEEDBACK_STATUS, FINANCIAL_STATUS, FULFILLMENT_STATUS, MESSAGE_TYPES } from '../resources/enums.js';
+import { CHANNELS, FEEDBACK_STATUS, FINANCIAL_STATUS, FULFILLMENT_STATUS, MESSAGE_TYPES, taggedValues } from '../resources/enums.js';
 
 const INT4_MAX = 2147483647;
 
@@ -130,15 +130,15 @@ export const TICKET = record(['subject', 'question'], {
   created_at: when,
 });
 
-/** call_result: 1 success, 2 failure (other), 3 failure (sensitive words), 4 failure (timeout) */
-export const CALL_RESULTS = [1, 2, 3, 4];
+/** the call results of placed calls (schemas/enums/call_result.json, tag "placed": a dry run is not ingested) */
+export const CALL_RESULTS = taggedValues('call_result', 'placed').map(Number);
 
 export const CALL_LOG = record(['callee_number', 'called_at'], {
   caller_number: line(32),
   callee_number: str(32, { minLength: 1, pattern: NO_CONTROL }),
   customer_name: line(100),
   duration_seconds: { type: 'integer', minimum: 0, maximum: 86_400 * 7 },
-  result: { type: ['integer', 'null'], enum: [...CALL_RESULTS, null], description: 'call_result enum, 1–4, or null (unknown)' },
+  result: { type: ['integer', 'null'], enum: [...CALL_RESULTS, null], description: 'a placed call\'s call_result (enum file, tag "placed"), or null (unknown)' },
   recording_url: { type: 'string', maxLength: 500, pattern: '^(https?://\\S+)?$' },
   transcript: {
     type: 'array',

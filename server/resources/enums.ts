@@ -43,6 +43,19 @@ function table(id: EnumId, type: 'integer' | 'string'): Labelled<string | number
 
 export const ids = <T extends string | number>(list: readonly Labelled<T>[]): T[] => list.map((x) => x.id);
 
+/**
+ * The values of an enum that carry `tag` (its items' `tags`): what the server reads a value as
+ * lives in the enum file with the value (issue 22), e.g. the call results of placed calls.
+ * Throws at start when no value carries it (a tag renamed in the file).
+ */
+export function taggedValues(id: EnumId, tag: string): Array<string | number> {
+  const out = enumFile(id)
+    .items.filter((i) => i.tags?.includes(tag))
+    .map((i) => i.value);
+  if (!out.length) throw new Error(`schemas/enums/${id}.json: no value is tagged "${tag}"`);
+  return out;
+}
+
 /** Shop (store) types: also the notification target types. */
 export const SHOP_TYPES = table('shop_type', 'integer');
 export const ENVS = table('env', 'string');

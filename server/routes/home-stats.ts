@@ -19,6 +19,7 @@ import { invalid } from '../http/errors.js';
 import { allowed } from '../http/register.js';
 import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { StringEnum } from '../http/typebox.js';
+import { taggedValues } from '../resources/enums.js';
 
 export const HOME_DAYS = 14;
 
@@ -45,11 +46,12 @@ export const FIGURE_KEYS = {
   audit_per_day: Keys.auditLogs,
 } as const;
 
-/** Spec call result codes (schemas/enums/call_result.json): 1 success (connected), 2–4 failures. */
-export const CALL_RESULTS = [1, 2, 3, 4] as const;
-/** chat message types (schemas/enums/message_type.json): AI replies and human / ticket replies */
-export const AI_REPLY_TYPES = [2, 10];
-export const HUMAN_REPLY_TYPES = [4, 7];
+/** results of placed calls and of connected ones, as tagged in schemas/enums/call_result.json (a dry run is no call) */
+export const CALL_RESULTS = taggedValues('call_result', 'placed').map(Number);
+export const CONNECTED_RESULTS = taggedValues('call_result', 'connected').map(Number);
+/** chat message types of AI replies and of human / ticket replies, as tagged in schemas/enums/message_type.json */
+export const AI_REPLY_TYPES = taggedValues('message_type', 'ai_reply').map(Number);
+export const HUMAN_REPLY_TYPES = taggedValues('message_type', 'human_reply').map(Number);
 /** lab dataset size classes by sample count: [key, lowest, highest (inclusive) or null] */
 export const SIZE_CLASSES: Array<[string, number, number | null]> = [
   ['0', 0, 0],
@@ -208,15 +210,15 @@ async function voiceFigures(db: Queryable, w: Window, can: Can): Promise<Figures
       `SELECT result::text AS series, ${dayOf('called_at')} AS day, count(*)::int AS n FROM call_log
        WHERE result = ANY($4::int[]) AND ${inWindow('called_at')} GROUP BY 1, 2`,
       CALL_RESULTS.map(String),
-      [[...CALL_RESULTS]],
+      [CALL_RESULTS],
     );
   }
   if (can(FIGURE_KEYS.connect_rate)) {
-    // calls of the window that ended with a spec result code; connected = result 1 (success)
+    // placed calls of the window; connected = a result tagged so (1, success)
     const r = await db.query<{ total: number; part: number }>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE result = 1)::int AS part FROM call_log
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE result = ANY($5::int[]))::int AS part FROM call_log
        WHERE result = ANY($4::int[]) AND ${inWindow('called_at')}`,
-      [w.tz, w.from, w.to, [...CALL_RESULTS]],
+      [w.tz, w.from, w.to, CALL_RESULTS, CONNECTED_RESULTS],
     );
     const { total, part } = r.rows[0];
     f.connect_rate = { total, part, share: ratio(part, total) };

@@ -15,6 +15,8 @@ export interface EnumItem {
   color?: string;
   /** kept for old records, not offered in selects */
   deprecated?: boolean;
+  /** what the server reads the value as (its constants select values by tag, e.g. call results "placed") */
+  tags?: string[];
 }
 
 export interface EnumDef {

@@ -18,6 +18,14 @@ export const EnumItem = Type.Object(
     color: Type.Optional(doc(Type.String(), 'antd tag colour: preset name (success, processing, error, warning, default, blue, …) or #hex', ['processing'])),
     /** kept for old records, not offered in selects */
     deprecated: Type.Optional(doc(Type.Boolean(), 'kept for old records, not offered in selects', [true])),
+    /** what the server reads the value as: its constants select values by tag, so the meaning has one home (issue 22) */
+    tags: Type.Optional(
+      doc(
+        Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), { uniqueItems: true, minItems: 1 }),
+        'what the server reads the value as: its constants select values by tag (e.g. call results "placed", message types "ai_reply"), so the meaning lives here only',
+        [['placed', 'connected']],
+      ),
+    ),
   },
   { additionalProperties: false },
 );
