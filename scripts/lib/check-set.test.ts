@@ -138,3 +138,44 @@ describe('schemas:check: a menu page\'s own permission key', () => {
     }
   });
 });
+
+describe('a page whose form makes a call its key does not reach', () => {
+  // the fixture's routes: the list's page key reads, the create needs its own key (a POST is never granted by a page)
+  const routes = [
+    { method: 'GET' as const, path: 'item/list', access: { permission: 'admin_center.demo.item' } },
+    { method: 'POST' as const, path: 'item/create', access: { permission: 'admin_center.demo.item.create' } },
+    { method: 'POST' as const, path: 'item/delete', access: { permission: 'admin_center.demo.item.delete' } },
+  ];
+  const withRoutes = (): CheckInputs => {
+    const i = inputs();
+    return { ...i, routes, permissionKeys: new Set([...i.permissionKeys, 'admin_center.demo.item.create']) };
+  };
+
+  it('is refused by schemas:check and by the live watch alike (the watch used to serve it)', async () => {
+    fx.edit(LIST_FILE, (d) => (d.toolbar[0].permission = 'admin_center.demo.item.create'));
+    expect((await runChecks(withRoutes())).problems).toEqual([]);
+    const schemasDir = path.join(fx.root, 'schemas');
+    const { schemas, meta } = await readSchemas(schemasDir);
+    const store = new SchemaStore(schemas, TEXT_KEYS);
+    setSchemaStore(store);
+    const watcher = watchSchemas(store, schemasDir, meta, { info: () => {}, error: () => {} }, { checks: referenceChecks(withRoutes()) });
+    try {
+      await watcher.settled();
+      fx.edit(LIST_FILE, (d) => {
+        delete d.toolbar[0].permission; // the add button now shows to anyone holding the page
+        d.version = 2;
+      });
+      const cli = (await runChecks(withRoutes())).problems.map(formatProblem);
+      expect(cli).toHaveLength(1);
+      expect(cli[0]).toMatch(/POST item\/create is refused to a user holding page "admin_center\.demo\.item"/);
+      const until = Date.now() + 8000;
+      while (!store.watch?.refused.length && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      await watcher.settled();
+      expect(store.watch!.refused.map(formatProblem)).toEqual(cli);
+      expect(store.get('demo.item_list')!.version).toBe(1);
+    } finally {
+      watcher.close();
+      setSchemaStore(null);
+    }
+  });
+});
