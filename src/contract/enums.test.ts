@@ -25,7 +25,9 @@ describe('enums contract', () => {
     expect(load('policy_source_type').items.map((i) => i.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(load('message_type').items.map((i) => i.value)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     expect(load('mail_direction_type').items.map((i) => i.value)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(load('call_result').items.map((i) => i.value)).toEqual([1, 2, 3, 4]);
+    // the spec's results of placed calls (tag "placed", read by the server), and the dry run's own result 5
+    expect(load('call_result').items.filter((i) => i.tags?.includes('placed')).map((i) => i.value)).toEqual([1, 2, 3, 4]);
+    expect(load('call_result').items.map((i) => i.value)).toEqual([1, 2, 3, 4, 5]);
     expect(load('feedback_handle_status').items.map((i) => i.value)).toEqual([0, 1, 2, 3]);
     expect(load('feedback_status').items).toHaveLength(8);
     expect(load('permission_type').items.map((i) => [i.value, i.label['en-US']])).toEqual([
