@@ -3,7 +3,8 @@
  * OpenAI-compatible server started here (tests/api/ai/fake-openai.ts, words sent 300 ms apart):
  * a question streams the model's answer into the page piece by piece, with the knowledge it
  * retrieved; compare debug puts the model and the built-in responder side by side and shows the
- * difference in their knowledge.
+ * difference in their knowledge; an answer shows its cost (the server's prices per million tokens)
+ * and opens its trace: retrieval with scores, the prompt sent, the model call with its cost, the completion.
  * Run: node --import tsx --test tests/e2e/playground.test.ts   (screenshots in /tmp/shots)
  */
 import assert from 'node:assert/strict';
@@ -29,7 +30,7 @@ before(async () => {
   const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
   const res = await page.request.post('/api/admin/config/model-server/create', {
     headers: { 'admin-token': sid },
-    data: { name: 'E2E stand-in', model: 'ok-e2e', endpoint: fake.baseUrl, timeout_ms: 10000 },
+    data: { name: 'E2E stand-in', model: 'ok-e2e', endpoint: fake.baseUrl, timeout_ms: 10000, price_input: 2, price_output: 10 },
   });
   assert.equal((await res.json()).code, 10000);
   const found = await api<{ list: Array<{ id: number; title: string; shop_id: number }> }>(page, 'shop/policy/list', { keyword: 'return', status: 1, channel: 'chat', page_size: 20 });
@@ -117,6 +118,39 @@ describe('prompt playground', () => {
     assert.equal(onlyA + inBoth, citedA, 'every citation of A is either only in A or in both');
     await settle(page);
     await h.shot(page, 'playground-compare');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('an answer shows its cost and opens its trace: the hits with scores, the prompt, the model call and its cost, the completion', async () => {
+    if (await page.getByTestId('playground-panel-b').isVisible()) await page.getByTestId('playground-compare').click();
+    await page.getByTestId('playground-panel-b').waitFor({ state: 'hidden' });
+    await ask(`${policy.title}?`);
+    await page.locator('[data-testid="playground-answer-a"][data-status="done"]').last().waitFor({ timeout: 30_000 });
+    // 11 prompt tokens at 2 per million, 3 completion tokens at 10 per million (the stand-in's usage)
+    const cost = page.getByTestId('playground-cost-a');
+    await cost.waitFor();
+    assert.match(await cost.innerText(), /0\.000052/);
+    const href = await page.getByTestId('playground-trace-a').getAttribute('href');
+    assert.match(href ?? '', /^\/intelligent_text\/scriptManage\/trace\/\d+$/);
+    await settle(page);
+    await h.shot(page, 'playground-cost');
+
+    await openAdminPage(page, href!);
+    await page.getByTestId('trace-page').waitFor();
+    assert.match(await page.getByTestId('trace-cost').innerText(), /0\.000052/);
+    assert.match(await page.getByTestId('trace-tokens').innerText(), /11/);
+    assert.ok((await page.getByTestId('trace-question').innerText()).includes(policy.title));
+    const retrieval = await page.getByTestId('trace-retrieval').innerText();
+    assert.ok(retrieval.includes(policy.title), `retrieval: ${retrieval}`);
+    const calls = await page.getByTestId('trace-calls').innerText();
+    assert.ok(calls.includes('E2E stand-in') && calls.includes('0.000052'), `calls: ${calls}`);
+    assert.equal(await page.getByTestId('trace-completion').innerText(), 'answer from e2e');
+    // the prompt sent, folded by default, holds the retrieved knowledge
+    await page.getByRole('button', { name: /Prompt sent|发送的提示词/ }).click();
+    const prompt = await page.getByTestId('trace-prompt').innerText();
+    assert.ok(prompt.includes(policy.title), `prompt: ${prompt.slice(0, 300)}`);
+    await settle(page);
+    await h.shot(page, 'playground-trace');
     assert.deepEqual(pageErrors, []);
   });
 });
