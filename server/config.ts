@@ -35,6 +35,11 @@ export interface Config {
   exportJobRows: number;
   /** requests per minute per client address, all routes (RATE_LIMIT_PER_MINUTE, default 1200; 0 = off) */
   rateLimitPerMinute: number;
+  /**
+   * wrong passwords on one account within the hour past which sign-ins from new addresses are held
+   * once (LOGIN_ACCOUNT_CEILING, default 100, at least 10; server/auth/throttle.ts)
+   */
+  loginAccountCeiling: number;
   /** sign-in requests per minute per address (RATE_LIMIT_LOGIN_PER_MINUTE, default 60; 0 = only the global limit) */
   rateLimitLoginPerMinute: number;
   /** a session unused this long is refused (SESSION_IDLE_MINUTES, default 120) */
@@ -83,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     exportJobRows: int(env.EXPORT_JOB_ROWS, 5000, 'EXPORT_JOB_ROWS'),
     rateLimitPerMinute: int(env.RATE_LIMIT_PER_MINUTE, 1200, 'RATE_LIMIT_PER_MINUTE'),
     rateLimitLoginPerMinute: int(env.RATE_LIMIT_LOGIN_PER_MINUTE, 60, 'RATE_LIMIT_LOGIN_PER_MINUTE'),
+    // failed sign-ins on one account (last hour) past which new addresses are held once (server/auth/throttle.ts)
+    loginAccountCeiling: Math.max(10, int(env.LOGIN_ACCOUNT_CEILING, 100, 'LOGIN_ACCOUNT_CEILING') || 100),
     sessionIdleMinutes: int(env.SESSION_IDLE_MINUTES, 120, 'SESSION_IDLE_MINUTES') || 120,
     sessionsPerAccount: int(env.SESSIONS_PER_ACCOUNT, 10, 'SESSIONS_PER_ACCOUNT') || 10,
     outboundAllowPrivate: flag(env.OUTBOUND_ALLOW_PRIVATE, false),

@@ -81,7 +81,7 @@ export const routes = defineRoutes([
       const ua = userAgent(ctx);
       const anon: AuditActor = { id: null, email, ip, userAgent: ua };
       // one statement: the throttle decision (reserving this attempt) and the account
-      const attempt = await beginAttempt(ctx.db, email, ip);
+      const attempt = await beginAttempt(ctx.db, email, ip, { ...THROTTLE, accountCeiling: ctx.req.server.backofficeConfig.loginAccountCeiling });
       if (!attempt.allowed) {
         const wait = attempt.retryAfter;
         await writeAudit(ctx.db, { ...anon, id: attempt.account?.id ?? null }, {

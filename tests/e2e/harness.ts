@@ -139,6 +139,11 @@ function spawnServer(dataDir: string, port: number, onOutput: (text: string) => 
       RATE_LIMIT_PER_MINUTE: '100000',
       RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
       SESSIONS_PER_ACCOUNT: '10000',
+      // a test signs in "from" other addresses (X-Forwarded-For); the browser sends none, so its
+      // requests come from 127.0.0.1 as before
+      TRUST_PROXY: '1',
+      // the account ceiling at its floor, so the sign-in notice test reaches it with 25 attempts
+      LOGIN_ACCOUNT_CEILING: '10',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -209,3 +209,42 @@ describe('limited account (demo operator, some intelligent_text keys)', () => {
     assert.match(new URL(page.url()).pathname, /\/intelligent_text\/shop\/list$/);
   });
 });
+
+describe('wrong passwords from many addresses (issue 25)', () => {
+  /** an API call from "another address" (the server trusts X-Forwarded-For here) */
+  const call = async (p: string, body: unknown, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${h.baseUrl}/api/admin/${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const cookies = r.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const sid = cookies.find((c) => c.startsWith('sid='));
+    return { code: ((await r.json()) as { code: number }).code, sid: sid ? decodeURIComponent(sid.slice(4)) : '', cookie: cookies.join('; ') };
+  };
+
+  it('keep nobody out, and the owner is told at the next sign-in', async () => {
+    const admin = await call('user/login', { email: h.admin.email, password: h.admin.password });
+    const owner = { email: 'owner-under-attack@e2e.test', password: 'amber-kettle-river-7-owner' };
+    assert.equal((await call('account/create', { ...owner, name: 'Owner' }, { 'admin-token': admin.sid, cookie: admin.cookie })).code, 10000);
+    // the owner signs in once from this browser: its address is known from then on
+    const first = await h.newPage();
+    await h.signIn(first, owner);
+    await first.context().close();
+    // 15 wrong passwords from 5 addresses, past the account's ceiling (LOGIN_ACCOUNT_CEILING=10 here)
+    const codes = new Set<number>();
+    for (let i = 0; i < 15; i += 5) {
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, (_, k) => call('user/login', { email: owner.email, password: `wrong-${i + k}` }, { 'x-forwarded-for': `198.51.100.${k + 1}` })),
+      );
+      for (const r of replies) codes.add(r.code);
+    }
+    assert.ok(!codes.has(10000));
+    // the owner, with the right password, gets in at once and is told
+    const page = await h.newPage();
+    await h.signIn(page, owner);
+    const notice = page.locator('.ant-modal-confirm');
+    await notice.waitFor({ timeout: 20_000 });
+    const text = await notice.innerText();
+    assert.match(text, /5 个地址/);
+    assert.match(text, /\d+ 次错误密码/);
+    await page.context().close();
+  });
+});
+
