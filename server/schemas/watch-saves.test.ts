@@ -153,4 +153,17 @@ describe('dev watch: atomic saves, deleted and re-created folders', () => {
     fx.write(LIST_FILE, listWith(8, () => {}));
     await until(() => store.get(LIST_ID)?.version === 8, 'a write in the replaced folder');
   });
+
+  it('follows the schemas folder itself moved away and put back (its parent is watched for it)', async () => {
+    const schemasDir = path.join(fx.root, 'schemas');
+    const away = path.join(fx.root, 'schemas-away');
+    renameSync(schemasDir, away);
+    await until(() => !store.get(LIST_ID), 'the schemas of the folder moved away to be dropped');
+    renameSync(away, schemasDir);
+    await until(() => Boolean(store.get(LIST_ID) && store.get(FORM_ID)), 'the schemas of the folder put back');
+    fx.write(LIST_FILE, listWith(9, () => {}));
+    await until(() => store.get(LIST_ID)?.version === 9, 'a write in the folder put back');
+    await watcher.settled();
+    expect(store.watch!.refused).toEqual([]);
+  });
 });
