@@ -18,6 +18,7 @@ import { describeMachine } from './lib/machine.js';
 import { printTable, writeReport, type Report } from './lib/report.js';
 import { checkGoal, type Figure, type Suite, type SuiteContext } from './lib/result.js';
 import { FIGURE_IDS } from './lib/figures.js';
+import { GATE_FILE, gateTable, judge, readGate, updateReferences } from './lib/gate.js';
 import { startupSuite } from './startup/startup.bench.js';
 import { queueSuite } from './queue/queue.bench.js';
 import { retrievalSuite } from './retrieval/retrieval.bench.js';
@@ -83,6 +84,8 @@ async function main(): Promise<number> {
   const doc = path.join(root, 'docs/performance.md');
   if (!args.smoke && !args.profile && !args.out) {
     if (args.only.length === 0 && updateDoc(doc, 'latest', report)) console.log('docs/performance.md: latest-run table updated');
+    const from = `full run ${report.startedAt.replace('T', ' ').slice(0, 16)} UTC (docs/performance.md, "Latest full run")`;
+    if (args.only.length === 0 && updateReferences(path.join(root, GATE_FILE), figures, from)) console.log(`${GATE_FILE}: references updated`);
     const api = figures.filter((f) => f.id.startsWith('api.'));
     if (ctx.facts.apiDriver === 'postgres' && api.length && updateDoc(doc, 'api-postgres', { ...report, figures: api })) {
       console.log('docs/performance.md: PostgreSQL API table updated');
@@ -91,11 +94,21 @@ async function main(): Promise<number> {
   printTable(figures);
   console.log(`\n${figures.length} figures in ${report.durationS} s → ${path.relative(root, out)}`);
   if (args.smoke) console.log('(smoke run: small data and short runs — the figures only show that the bench works)');
+  // the regression gate: a smoke run's steady figures against the last full run's (docs/performance.md)
+  let gateFailed = false;
+  const gate = args.smoke && args.gate ? readGate(path.join(root, GATE_FILE)) : null;
+  if (gate) {
+    const rows = judge(gate, figures);
+    console.log(`\nRegression gate (${GATE_FILE}; references: ${gate.from}):\n${gateTable(rows)}`);
+    const worse = rows.filter((r) => r.ok === false);
+    for (const r of worse) console.log(`REGRESSION: ${r.id} ${r.on} ${r.measured} is over its limit ${r.limit} (reference: ${r.reference})`);
+    gateFailed = worse.length > 0;
+  }
   for (const e of errors) console.log(`\nsuite ${e.suite} failed:\n${e.message}`);
   // a figure with no value that was not left out on purpose means the bench or the product broke
   const missing = figures.filter((f) => (f.value === null || f.value === undefined) && !f.skip);
   for (const f of missing) console.log(`not measured: ${f.id} — ${f.note ?? 'no value'}`);
-  return errors.length || missing.length ? 1 : 0;
+  return errors.length || missing.length || gateFailed ? 1 : 0;
 }
 
 main().then(

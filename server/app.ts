@@ -13,10 +13,13 @@ import { registerSecurity } from './plugins/security.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerStatic } from './plugins/static.js';
 import { registerValidation } from './plugins/validation.js';
+import { lazySerializers } from './plugins/serialization.js';
 import { clientErrorHandler, registerInputRules } from './plugins/input-rules.js';
 import { allRoutes } from './routes/index.js';
 import { attachRouteBodies } from './routes/schema-fields.js';
 import { loadSchemas, stopSchemaWatch } from './schemas/index.js';
+import type { ValidationMemo } from './schemas/read.js';
+import { readMark, SCHEMAS_VALIDATED_MARK, writeMark } from './db/start-marks.js';
 import { onPermissionTreeChange } from './schemas/permission-tree.js';
 import { seedPermissions } from './db/seed-core.js';
 import type { SqlDb } from './db/sql-db.js';
@@ -48,6 +51,13 @@ export interface AppOptions {
   jobs?: JobEngine;
   /** the engine's clock when it makes one (tests pass a ControlledClock) */
   clock?: Clock;
+  /** called after each step of the build with its name (server.ts times the start's phases) */
+  onPhase?: (name: string) => void;
+  /**
+   * Start only the engine's queue; the caller starts its workers (`app.jobs.startWorkers()`) —
+   * server.ts does once it listens, so the first request does not wait for recovery and ticks.
+   */
+  workersLater?: boolean;
 }
 
 /** Never logged: tokens, cookies, passwords (Fastify's default serializers skip bodies too). */
@@ -66,12 +76,21 @@ export const LOG_REDACT = [
  * only server/server.ts listens for real. The database must already be migrated and seeded.
  * Throws when a route declares no access (deny by default).
  */
-export async function buildApp({ config, db, routes, jobs, clock }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, routes, jobs, clock, onPhase, workersLater }: AppOptions): Promise<FastifyInstance> {
+  const phase = onPhase ?? (() => {});
   const list = routes ?? (await allRoutes());
   checkRouteAccess(list);
+  phase('app: import routes');
   // every schema is validated before the app exists: an invalid one stops the start,
-  // naming the file, the JSON pointer and the reason (SchemaLoadError)
-  await loadSchemas();
+  // naming the file, the JSON pointer and the reason (SchemaLoadError). A document that passed
+  // the same meta-schema check at an earlier start on this database is not checked again (the
+  // memo: server/schemas/read.ts); every other check still runs on every document.
+  const kept = await readMark<ValidationMemo>(db, SCHEMAS_VALIDATED_MARK);
+  const memo: ValidationMemo =
+    kept && typeof kept.validators === 'string' && Array.isArray(kept.keys) ? { validators: kept.validators, keys: kept.keys } : { validators: '', keys: [] };
+  await loadSchemas(undefined, { memo });
+  if (memo.changed) await writeMark(db, SCHEMAS_VALIDATED_MARK, { validators: memo.validators, keys: memo.keys });
+  phase('app: schemas');
   // a menu page added, changed or renamed under the dev watch (or a locale title edited) gets its
   // permission row at once, so a role can be granted it without a restart (server/schemas/permission-tree.ts)
   const stopTreeSync = onPermissionTreeChange((tree) =>
@@ -86,6 +105,8 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
     clientErrorHandler,
+    // reply serializers compile on a route's first reply, not all at start (server/plugins/serialization.ts)
+    schemaController: lazySerializers(),
   });
   app.decorate('backofficeConfig', config);
   // the key that encrypts model servers' API keys (SECRET_KEY, else a key file in the data dir)
@@ -114,9 +135,10 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
     app.addHook('onClose', stop);
   }
   if (!jobs) {
-    await engine.start();
+    await (workersLater ? engine.startQueue() : engine.start());
     app.addHook('onClose', async () => engine.stop());
   }
+  phase('app: work engine');
   registerHealth(app, tracked);
   registerValidation(app);
   registerInputRules(app);
@@ -130,6 +152,7 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   await registerRateLimit(app, tracked, config);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 10 } });
   await registerDocs(app, config.version);
+  phase('app: plugins');
   app.addHook('onClose', async () => {
     stopSchemaWatch();
     stopTreeSync();
@@ -144,5 +167,6 @@ export async function buildApp({ config, db, routes, jobs, clock }: AppOptions):
   // Shopify's signed webhooks (public, raw JSON body: server/resources/shopify/webhook.ts)
   await registerShopifyWebhooks(app, tracked);
   await registerStatic(app, config.staticDir);
+  phase('app: routes');
   return app;
 }

@@ -1,12 +1,42 @@
 /** The only file that listens: open the database, migrate, seed, build the app, serve. */
-import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
-import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import { surviveDatabaseErrors } from './db/unavailable.js';
-import { seedAll } from './db/seed.js';
 import type { SqlDb } from './db/sql-db.js';
+
+// the app's modules and its routes load while the database opens (PGlite compiles its
+// WebAssembly on other threads meanwhile)
+const modules = Promise.all([
+  import('./app.js'),
+  import('./db/migrate.js'),
+  import('./db/seed.js'),
+  import('./routes/index.js').then((m) => m.allRoutes()),
+]);
+modules.catch(() => {}); // awaited below, where a failure stops the start
+
+// phases of the start (ms since the process began: node's own start and the imports come first),
+// printed as `BENCH_PHASES {…}` when BENCH_PHASES=1 (bench/startup) and summed in the banner
+// (and CPU ms of each phase under `cpu`: on a busy machine the wall clock says little)
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const phases: Record<string, number> = { 'node + imports': Math.round(performance.now()) };
+const cpu: Record<string, number> = { 'node + imports': Math.round(cpuMs()) };
+let phaseAt = performance.now();
+let cpuAt = cpuMs();
+const phase = (name: string) => {
+  const now = performance.now();
+  const c = cpuMs();
+  phases[name] = Math.round(now - phaseAt);
+  cpu[name] = Math.round(c - cpuAt);
+  phaseAt = now;
+  cpuAt = c;
+};
+
+/** How long after listening the work engine's workers start (see below). */
+const WORKERS_AFTER_LISTEN_MS = 1000;
 
 const config = loadConfig();
 surviveDatabaseErrors((msg) => console.warn(msg));
@@ -20,13 +50,19 @@ try {
   }
   throw err;
 }
+phase('open database');
+const [{ buildApp }, { migrate }, { seedAll }, routes] = await modules;
+phase('imports (rest)');
 
 const applied = await migrate(db);
-const seed = await seedAll(db, config);
-const app = await buildApp({ config, db });
+phase('migrate');
+const seed = await seedAll(db, config, { demoOnce: true });
+phase('seed');
+const app = await buildApp({ config, db, routes, onPhase: phase, workersLater: true });
+phase('build app');
 
 let closing = false;
-async function shutdown(signal: string) {
+async function shutdown(signal: string, exitCode = 0) {
   if (closing) return;
   closing = true;
   app.log.info(`${signal}: closing`);
@@ -36,20 +72,35 @@ async function shutdown(signal: string) {
     await app.close();
     await db.close(); // PGlite: CHECKPOINT, close, release the data-dir lock
   } finally {
-    process.exit(0);
+    process.exit(exitCode);
   }
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+phase('listen');
+phases.total = Math.round(performance.now());
+cpu.total = Math.round(cpuMs());
+if (process.env.BENCH_PHASES === '1') console.log(`BENCH_PHASES ${JSON.stringify({ ...phases, cpu })}`);
+// The worker loops, the recovery of jobs left by an earlier process and the first ticks start a
+// second after the server answers: on PGlite their queries share the one connection (and the one
+// thread) with requests, so the first page load is not queued behind them. Jobs enqueued before
+// then wait in the queue (/readyz says "ready" once the queue runs, as before).
+setTimeout(() => {
+  if (closing) return;
+  app.jobs.startWorkers().catch((err: Error) => {
+    console.error(`The work engine could not start its workers: ${err.message}`);
+    void shutdown('workers failed', 1);
+  });
+}, WORKERS_AFTER_LISTEN_MS);
 const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 const addr = app.server.address();
 const port = addr && typeof addr === 'object' ? addr.port : config.port;
 const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 const lines = [
   '',
-  `Backoffice Console is running at ${url}`,
+  `Backoffice Console is running at ${url} (started in ${(phases.total / 1000).toFixed(1)} s)`,
   `  database: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}` +
     (applied.length ? `; migrations applied: ${applied.join(', ')}` : ''),
   `  API docs: ${url}/api/docs`,

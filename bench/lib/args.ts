@@ -8,6 +8,8 @@ export interface BenchArgs {
   list: boolean;
   help: boolean;
   profile: boolean;
+  /** smoke runs judge the gated figures against docs/performance-gate.json unless --no-gate */
+  gate: boolean;
 }
 
 export const USAGE = `npm run bench [-- flags]
@@ -16,13 +18,14 @@ export const USAGE = `npm run bench [-- flags]
   --skip-peer        do not install or measure the amis peer
   --runs N           page loads per browser figure (median taken); default 7, smoke 1
   --out FILE         where to write the JSON (default bench/results/latest.json; smoke: smoke.json)
+  --no-gate          a smoke run does not judge its figures against docs/performance-gate.json
   --list             print the figure ids and exit
   --profile          console pages: one profiled load each (unminified build) instead of timings;
                      writes bench/results/profiles/*.cpuprofile and prints the top functions
 Environment: DATABASE_URL → API figures on PostgreSQL (else PGlite in bench/.data).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const a: BenchArgs = { smoke: false, only: [], skipPeer: false, runs: null, out: null, list: false, help: false, profile: false };
+  const a: BenchArgs = { smoke: false, only: [], skipPeer: false, runs: null, out: null, list: false, help: false, profile: false, gate: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -55,6 +58,9 @@ export function parseArgs(argv: string[]): BenchArgs {
         break;
       case '--list':
         a.list = true;
+        break;
+      case '--no-gate':
+        a.gate = false;
         break;
       case '-h':
       case '--help':

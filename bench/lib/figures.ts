@@ -4,6 +4,7 @@ import { API_CASES, LIST_METRICS } from '../api/cases.js';
 export const FIGURE_IDS: string[] = [
   'startup.schemas',
   'startup.listen',
+  'startup.listen.cpu',
   ...API_CASES.flatMap((c) => LIST_METRICS.map((m) => `api.${c.id}.${m}`)),
   'api.workers.shop-list',
   'api.login.rps',

@@ -28,7 +28,12 @@ export interface Child {
  * closes its database), then SIGKILL after a grace period — by its own pid only.
  */
 export function startTsx(script: string, args: string[], env: Record<string, string>, cwd: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return startNode(['--import', 'tsx', script, ...args], env, cwd, script);
+}
+
+/** `node <args>` as a child, with the same reporting and stop as startTsx (built JavaScript: no tsx). */
+export function startNode(nodeArgs: string[], env: Record<string, string>, cwd: string, script = nodeArgs.join(' ')): Child {
+  const proc = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

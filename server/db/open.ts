@@ -1,7 +1,5 @@
 import type { Config } from '../config.js';
 import { acquireDataDirLock } from './lock.js';
-import { openPg } from './pg.js';
-import { openPglite } from './pglite.js';
 import type { SqlDb } from './sql-db.js';
 
 /**
@@ -9,10 +7,11 @@ import type { SqlDb } from './sql-db.js';
  * PGlite in DATA_DIR behind a lock file. `close()` checkpoints, closes and releases the lock.
  */
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<SqlDb> {
-  if (config.databaseUrl) return openPg(config.databaseUrl);
+  // each driver's package is loaded only when it is the one used (a start loads one of them)
+  if (config.databaseUrl) return (await import('./pg.js')).openPg(config.databaseUrl);
   const release = acquireDataDirLock(config.dataDir);
   try {
-    const db = await openPglite(config.dataDir);
+    const db = await (await import('./pglite.js')).openPglite(config.dataDir);
     const close = db.close;
     return {
       ...db,

@@ -26,7 +26,7 @@
  */
 import dns from 'node:dns';
 import net, { BlockList } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 
 export interface OutboundSettings {
   /** loopback and private ranges allowed for every target (OUTBOUND_ALLOW_PRIVATE=1) */
@@ -251,11 +251,14 @@ async function resolveChecked(hostname: string, settings: OutboundSettings, reso
 // ---------------------------------------------------------------------------------------------
 // The connector: resolve, check, connect to the address checked
 
-const base = buildConnector({ timeout: 10_000 });
+// undici loads with the first outbound call, not at start (≈100 ms of a start's CPU: docs/performance.md)
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | null = null;
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
 /** A connector that resolves, checks under `settings` and connects to the address it checked. */
 const policyConnector =
-  (settings: OutboundSettings, resolve: Resolver): buildConnector.connector =>
+  (base: buildConnector.connector, settings: OutboundSettings, resolve: Resolver): buildConnector.connector =>
   (opts, callback) => {
     resolveChecked(opts.hostname, settings, resolve).then(
       (addresses) => {
@@ -275,7 +278,8 @@ const policyConnector =
 const pools = new Map<string, Agent>();
 const resolverIds = new WeakMap<Resolver, number>();
 let resolverSeq = 0;
-function agentFor(settings: OutboundSettings, resolve: Resolver): Agent {
+let baseConnector: buildConnector.connector | null = null;
+function agentFor(u: Undici, settings: OutboundSettings, resolve: Resolver): Agent {
   if (!resolverIds.has(resolve)) resolverIds.set(resolve, ++resolverSeq);
   const key = JSON.stringify([settings.allowPrivate, [...settings.allowHosts].sort(), resolverIds.get(resolve)]);
   let agent = pools.get(key);
@@ -284,7 +288,8 @@ function agentFor(settings: OutboundSettings, resolve: Resolver): Agent {
       pools.delete(k);
       void old.close().catch(() => undefined); // lets calls in flight finish
     }
-    agent = new Agent({ connect: policyConnector(settings, resolve), connections: 16 });
+    baseConnector ??= u.buildConnector({ timeout: 10_000 });
+    agent = new u.Agent({ connect: policyConnector(baseConnector, settings, resolve), connections: 16 });
     pools.set(key, agent);
   }
   return agent;
@@ -294,8 +299,10 @@ function agentFor(settings: OutboundSettings, resolve: Resolver): Agent {
  * `fetch` under the policy (the OpenAI client's `fetch` option takes it). Redirects are followed
  * by undici, each hop connecting through the policy's connector.
  */
-export const outboundFetch = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
-  undiciFetch(input, { ...init, dispatcher: agentFor(outboundSettings(), resolver) })) as unknown as typeof fetch;
+export const outboundFetch = (async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+  const u = await loadUndici();
+  return u.fetch(input, { ...init, dispatcher: agentFor(u, outboundSettings(), resolver) });
+}) as unknown as typeof fetch;
 
 // ---------------------------------------------------------------------------------------------
 // Classified failures

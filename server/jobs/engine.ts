@@ -106,11 +106,25 @@ export class JobEngine {
   }
 
   async start(): Promise<void> {
+    await this.startQueue();
+    await this.startWorkers();
+  }
+
+  /** The queue alone: jobs can be enqueued; nothing runs here until startWorkers (start does both). */
+  async startQueue(): Promise<void> {
     await this.boss.start();
     await this.boss.createQueue(WORK_QUEUE);
     await this.boss.createQueue(TICK_QUEUE);
     this.started = true;
-    if (!this.runsWorkers) return;
+  }
+
+  /**
+   * This process's worker loops, the recovery of jobs left by processes gone, and the tickers
+   * (after startQueue). The server calls it once it listens, so the first request does not wait
+   * for recovery and the first ticks.
+   */
+  async startWorkers(): Promise<void> {
+    if (!this.runsWorkers || !this.started || this.stopped) return;
     const { db } = this.opts;
     await this.register();
     workersHere.add(this.workerId);
@@ -119,6 +133,7 @@ export class JobEngine {
     if (db.kind === 'pglite') await db.query(`DELETE FROM work_worker WHERE id <> $1`, [this.workerId]);
     else await this.sweepSameHost();
     await this.recover();
+    if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
     const deps = {
       db,
       clock: this.clock,

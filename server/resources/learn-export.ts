@@ -1,5 +1,4 @@
 import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { Queryable } from '../db/db.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pickLang, requestLang } from '../http/lang.js';
@@ -214,6 +213,8 @@ export function exportRoutes(def: ResourceDef): RouteDef[] {
 
 /** XLSX of the rows into `out` (streamed: ExcelJS's streaming writer, flat memory). */
 export async function writeXlsx(rows: AsyncIterable<ExportRow[]>, out: PassThrough, lang: Lang, onBatch?: (n: number) => Promise<void>): Promise<void> {
+  // loaded with the first export, not at start (exceljs is one of the heaviest imports: docs/performance.md)
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const ws = wb.addWorksheet(lang === 'zh-CN' ? '学习素材' : 'materials');
   const header = headerOf(lang);

@@ -5,7 +5,7 @@
  */
 import { TEXT_KEYS } from '../../schemas/meta/src/index.js';
 import { SchemaLoadError } from './problems.js';
-import { DEFAULT_SCHEMAS_DIR, readSchemas } from './read.js';
+import { DEFAULT_SCHEMAS_DIR, readSchemas, type ValidationMemo } from './read.js';
 import { localesDirFor, setPermissionLocalesDir } from './permission-tree.js';
 import { SchemaStore, setSchemaStore } from './store.js';
 import { watchSchemas, type SchemaWatcher, type WatchLog } from './watch.js';
@@ -16,6 +16,8 @@ export interface LoadOptions {
   /** watch the folder and swap changed files in (dev); default: env SCHEMA_WATCH=1 */
   watch?: boolean;
   log?: WatchLog;
+  /** what passed the meta-schema check at an earlier start: not checked again, updated (read.ts) */
+  memo?: ValidationMemo;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface LoadOptions {
  * or SCHEMA_WATCH=1) watches the folder. Throws SchemaLoadError on any problem.
  */
 export async function loadSchemas(schemasDir: string = DEFAULT_SCHEMAS_DIR, opts: LoadOptions = {}): Promise<SchemaStore> {
-  const { schemas, problems, meta } = await readSchemas(schemasDir);
+  const { schemas, problems, meta } = await readSchemas(schemasDir, undefined, opts.memo);
   if (problems.length) throw new SchemaLoadError(problems);
   const store = new SchemaStore(schemas, TEXT_KEYS);
   setSchemaStore(store);

@@ -1,6 +1,8 @@
 /**
- * The side menu's icons (menu-icons.tsx): one chunk, loaded when the menu is collapsed — the
- * collapsed menu shows only icons; the expanded one shows the titles without them.
+ * The side menu's icons (menu-icons.tsx): one chunk, loaded with the layout, drawn in the
+ * expanded and the collapsed menu. Only the names a page schema (`menu.icon`) or MENU_ICONS uses,
+ * and the two fallbacks: menu.test.ts fails on an icon here that nothing uses, so the chunk
+ * carries no icon the menu cannot draw.
  */
 import {
   AlertOutlined,

@@ -1,16 +1,16 @@
 /**
  * One icon per menu group and page: a schema page names its own (`menu.icon`); groups and bespoke
  * screens have theirs here by manifest key (src/contract/permission-manifest.ts stays free of
- * React so the server can read it). The collapsed side menu shows only these icons, with the
- * title as tooltip; an entry without an icon gets the group / page fallback.
+ * React so the server can read it). The side menu shows them expanded and collapsed (collapsed:
+ * only the icon, the title as tooltip); an entry without an icon gets the group / page fallback.
  *
- * The expanded menu shows the titles without icons, so the icons (≈60, ≈11 KiB gzip) are a chunk
- * of their own (menu-icon-set.tsx), loaded once the menu is collapsed (or at start when it was
- * left collapsed): a page with the expanded menu never downloads them. Until the chunk arrives an
- * icon holds its place (an empty 1em box with antd's icon class).
+ * The icons (≈60, ≈11 KiB gzip) are a chunk of their own (menu-icon-set.tsx) holding only the
+ * names a schema or this file uses (menu.test.ts fails on an unused one): its download starts
+ * when the layout's code runs, beside the page's own chunks, so it never waits for the page and
+ * the page never waits for it. Until it arrives an icon holds its place (an empty 1em box with
+ * antd's icon class), so the menu does not move when they draw.
  */
 import { useEffect, useState, type ComponentType } from 'react';
-import { settingsStore } from '../settings/store.js';
 
 type IconSet = typeof import('./menu-icon-set.js');
 let loaded: IconSet | null = null;
@@ -23,20 +23,21 @@ const loadIcons = () =>
       throw e;
     },
   ));
+// started with the layout's code, not with the first icon's effect (one round trip earlier)
+if (typeof window !== 'undefined') loadIcons().catch(() => undefined);
 
 type IconProps = { 'aria-hidden'?: boolean | 'true' | 'false' };
 const components = new Map<string, ComponentType<IconProps>>();
 
-/** The icon named `key` (an antd icon name, or a fallback): draws nothing in the expanded menu. */
+/** The icon named `key` (an antd icon name, or a fallback), in the expanded and the collapsed menu. */
 function menuIconOf(key: string, fallback: 'group' | 'page'): ComponentType<IconProps> {
   const id = `${key}|${fallback}`;
   let c = components.get(id);
   if (c) return c;
   function MenuIcon(props: IconProps) {
-    const collapsed = settingsStore.use((s) => s.collapsed);
     const [, setReady] = useState(loaded !== null);
     useEffect(() => {
-      if (!collapsed || loaded) return;
+      if (loaded) return;
       let live = true;
       loadIcons().then(
         () => live && setReady(true),
@@ -45,8 +46,7 @@ function menuIconOf(key: string, fallback: 'group' | 'page'): ComponentType<Icon
       return () => {
         live = false;
       };
-    }, [collapsed]);
-    if (!collapsed) return null;
+    }, []);
     if (!loaded) return <span role="img" className="anticon" style={{ width: '1em', height: '1em' }} {...props} />;
     const Icon = loaded.ICONS_BY_NAME[key] ?? (fallback === 'group' ? loaded.GROUP_FALLBACK : loaded.PAGE_FALLBACK);
     return <Icon {...props} />;

@@ -59,4 +59,13 @@ describe('side menu', () => {
     const { ICONS_BY_NAME } = await import('./menu-icon-set.js');
     expect(Object.keys(ICONS_BY_NAME).sort()).toEqual([...MENU_ICON_NAMES].sort());
   });
+
+  it('carries only icons the menu uses: each one is named by a page schema, by MENU_ICONS or is a fallback', async () => {
+    const { GROUP_FALLBACK, PAGE_FALLBACK, ICONS_BY_NAME } = await import('./menu-icon-set.js');
+    const access = buildAccess([], [{ is_super_admin: true }]);
+    const used = new Set<string>(Object.values(MENU_ICONS));
+    for (const m of config) for (const g of buildMenu(m, access, 'en-US')) for (const n of [g, ...(g.children ?? [])]) if (n.icon) used.add(n.icon);
+    const fallbacks = Object.entries(ICONS_BY_NAME).filter(([, c]) => c === GROUP_FALLBACK || c === PAGE_FALLBACK).map(([name]) => name);
+    expect(MENU_ICON_NAMES.filter((name) => !used.has(name) && !fallbacks.includes(name))).toEqual([]);
+  });
 });

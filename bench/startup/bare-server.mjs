@@ -1,4 +1,4 @@
-/** Start-up baseline: tsx + Fastify + one route listening, nothing else. Env: PORT. */
+/** Start-up baseline: node + Fastify + one route listening, nothing else (plain JavaScript, as the built server). Env: PORT. */
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
