@@ -41,9 +41,9 @@ describe('menu pages derived from page schemas', () => {
     expect(allPermissionKeys(manifest).has('intelligent_text.text.data_center.refund_code')).toBe(true);
     const withKids = deriveManifest(MANIFEST, [decl({ key: 'text.shop.plan', route: 'shop/plan', group: 'text.shop' })]).manifest;
     expect(flattenManifest(withKids).filter((x) => x.parent === 'text.shop.plan').map((x) => x.node.key)).toEqual(['text.shop.plan.create', 'text.shop.plan.update']);
-    // the page sorts by order among the manifest's own entries (playground: 20)
+    // the page sorts by order among the manifest's own entries (playground: 20, the hidden trace page: 90)
     const sm = deriveManifest(MANIFEST, [decl({ key: 'text.script_manage.x', route: 'scriptManage/x', group: 'text.script_manage', order: 5 })]).manifest;
-    expect(sm[0].menus[0].children!.map((c) => c.key)).toEqual(['text.script_manage.x', 'text.script_manage.playground']);
+    expect(sm[0].menus[0].children!.map((c) => c.key)).toEqual(['text.script_manage.x', 'text.script_manage.playground', 'text.script_manage.trace']);
   });
 
   it('refuses an unknown group or icon, a route or key declared twice, and pageChildren without a page', () => {
