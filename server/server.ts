@@ -89,7 +89,10 @@ if (process.env.BENCH_PHASES === '1') console.log(`BENCH_PHASES ${JSON.stringify
 // then wait in the queue (/readyz says "ready" once the queue runs, as before).
 setTimeout(() => {
   if (closing) return;
+  // (it waits out a database that went away; it throws when the process began to stop, or on
+  // an error that is not the database being away)
   app.jobs.startWorkers().catch((err: Error) => {
+    if (closing) return;
     console.error(`The work engine could not start its workers: ${err.message}`);
     void shutdown('workers failed', 1);
   });

@@ -126,13 +126,16 @@ export class JobEngine {
   async startWorkers(): Promise<void> {
     if (!this.runsWorkers || !this.started || this.stopped) return;
     const { db } = this.opts;
-    await this.register();
+    // the database may go away while this starts (after the server listens): the start waits
+    // for it to come back, like every other write of the engine, instead of ending the process
+    const keep = { db, stop: this.draining.signal, log: this.log };
+    await persist(() => this.register(), { ...keep, what: 'worker registration' });
     workersHere.add(this.workerId);
     this.healthySince = Date.now();
     // embedded PGlite: the data-dir lock says no other process runs, so every other worker is gone
-    if (db.kind === 'pglite') await db.query(`DELETE FROM work_worker WHERE id <> $1`, [this.workerId]);
-    else await this.sweepSameHost();
-    await this.recover();
+    if (db.kind === 'pglite') await persist(() => db.query(`DELETE FROM work_worker WHERE id <> $1`, [this.workerId]), { ...keep, what: 'worker sweep' });
+    else await persist(() => this.sweepSameHost(), { ...keep, what: 'worker sweep' });
+    await persist(() => this.recover(), { ...keep, what: 'job recovery' });
     if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
     const deps = {
       db,
