@@ -236,6 +236,8 @@ export const modelCall: ResourceDef = {
     prompt_tokens: F.int(0, 2147483647),
     completion_tokens: F.int(0, 2147483647),
     total_tokens: F.int(0, 2147483647, { sort: true }),
+    /** at the server's prices per million tokens when the call was made (0: not priced) */
+    cost: { schema: { type: 'number' }, select: 't.cost::float8', sort: true },
   },
   operations: { list: { permission: SK.server } },
 };

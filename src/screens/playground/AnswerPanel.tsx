@@ -33,7 +33,7 @@ export function CitationList({ env, citations, testId }: { env: RuntimeEnv; cita
 }
 
 /** Who answers: the server the stream named (a fallback server when the first failed), else the model's name. */
-export function Responder({ env, turn }: { env: RuntimeEnv; turn: Turn }) {
+function Responder({ env, turn }: { env: RuntimeEnv; turn: Turn }) {
   if (turn.responder === 'builtin') return <Tag color="green">{env.t('config.playground.responderBuiltin')}</Tag>;
   if (turn.responder === 'model') {
     const who = turn.server ? `${turn.server.name} · ${turn.server.model}` : turn.model || '…';

@@ -95,8 +95,10 @@ describe('the playground names the server that answers', () => {
     // 11 prompt tokens at 2 per million + 3 completion tokens at 10 per million
     expect(d.cost).toBeCloseTo((11 * 2 + 3 * 10) / 1e6, 9);
     expect(d.trace_id).toBeGreaterThan(0);
-    const call = await s.db.query<{ cost: string }>(`SELECT cost FROM model_call WHERE model_server_id = $1 AND outcome = 'ok' ORDER BY id DESC LIMIT 1`, [okServer]);
-    expect(Number(call.rows[0].cost)).toBeCloseTo(52 / 1e6, 9);
+    // the call log shows each call's cost
+    const calls = await admin.ok('GET', 'model-call/list', { model_server_id: okServer, page_size: 1 });
+    expect(calls.list[0]).toMatchObject({ outcome: 'ok', prompt_tokens: 11, completion_tokens: 3 });
+    expect(calls.list[0].cost).toBeCloseTo(52 / 1e6, 9);
   });
 
   it('the built-in responder is named as such', async () => {
