@@ -2,19 +2,22 @@
  * A shop sync seen in Chromium (issue 24): with the demo data, one Shopify shop is connected to
  * the built-in Shopify sandbox; a sync of it runs as a job, and the sync log page shows the
  * finished sync's counts — 240 products, 60 orders, 4 policies, 304 new — labelled as the
- * sandbox, in Chinese and in English; its result page lists what came in.
+ * sandbox, in Chinese and in English; its result page lists what came in; the shop's connection
+ * form says it is the sandbox.
  * Run: npm run build && node --import tsx --test tests/e2e/shop-sync.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api } from './admin-helpers.js';
-import { startHarness, type Harness } from './harness.js';
+import { closeModal, rowAction, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let page: Page;
 const pageErrors: string[] = [];
 let jobId = 0;
+let shopId = 0;
+let shopName = '';
 
 const sid = async () => (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
 
@@ -25,12 +28,12 @@ before(async () => {
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await h.signIn(page, h.admin);
   // the demo's sandbox shop: the first Shopify shop whose connection is the sandbox
-  const shops = await api<Array<{ id: number; type: number }>>(page, 'shop-list', { env: 'all' });
-  let shopId = 0;
+  const shops = await api<Array<{ id: number; type: number; name: string }>>(page, 'shop-list', { env: 'all' });
   for (const s of shops.filter((x) => x.type === 1).sort((a, b) => a.id - b.id)) {
     const c = await api<{ sandbox: boolean; connected: boolean }>(page, 'shop/connection/detail', { shop_id: s.id });
     if (c.connected && c.sandbox) {
       shopId = s.id;
+      shopName = s.name;
       break;
     }
   }
@@ -73,5 +76,22 @@ describe('the sync log shows a finished sandbox sync', () => {
     await items.first().waitFor();
     assert.ok((await items.count()) > 0);
     await h.shot(page, 'shop-sync-result-en');
+  });
+
+  it("en-US: the shop's connection form says it is the sandbox", async () => {
+    await page.goto('/intelligent_text/shop/list');
+    const list = page.locator('[data-schema-id="intelligent_text.shop_list"]').first();
+    await list.locator('tr.ant-table-row').first().waitFor();
+    await page.getByRole('textbox', { name: 'Keyword' }).fill(shopName);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = list.locator('tr.ant-table-row').filter({ hasText: shopName }).first();
+    await row.waitFor();
+    await rowAction(page, row, 'connect');
+    const modal = page.locator('.ant-modal').last();
+    await modal.waitFor();
+    await modal.getByText('Sandbox: the built-in Shopify emulator answers with demo data', { exact: false }).first().waitFor();
+    assert.equal(await modal.locator('.ant-switch-checked').count(), 1, 'the sandbox switch is on');
+    await h.shot(page, 'shop-connect-en');
+    await closeModal(page);
   });
 });
