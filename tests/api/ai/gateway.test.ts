@@ -265,15 +265,20 @@ describe('strategy, fallback and traffic split', () => {
   });
 
   it('a server at its max concurrency fails the next attempt at once as busy; the slot comes back after the call', async () => {
-    const busy = await server('slow-busy', { timeout_ms: 1500, max_concurrency: 1 });
+    // (a time-out long enough that the first call still holds the slot when the second comes,
+    // however loaded the machine)
+    const busy = await server('slow-busy', { timeout_ms: 4000, max_concurrency: 1 });
+    const asked = fake.requests.filter((r) => r.body.model === 'slow-busy').length;
     const first = chat({ db: s.db, messages: user('hi'), modelServerId: busy, sessionKey: 'busy-1' });
-    await new Promise((r) => setTimeout(r, 150));
+    // the first call is in flight: the stand-in has it (a state, not a pause)
+    while (fake.requests.filter((r) => r.body.model === 'slow-busy').length === asked) await new Promise((r) => setTimeout(r, 20));
     const second = await chat({ db: s.db, messages: user('hi'), modelServerId: busy, sessionKey: 'busy-2' });
     const firstDone = await first;
     // (the global fallback reply made earlier in this block answers in its place)
     expect(second).toMatchObject({ outcome: 'fallback', text: 'Global fallback.' });
     expect(second.attempts[0].error).toContain('busy');
-    expect(second.latencyMs).toBeLessThan(1000);
+    // refused at once: the stand-in never saw the second call
+    expect(fake.requests.filter((r) => r.body.model === 'slow-busy')).toHaveLength(asked + 1);
     expect(firstDone.attempts.map((a) => a.outcome)).toEqual(['timeout']);
     const third = await chat({ db: s.db, messages: user('hi'), modelServerId: busy, sessionKey: 'busy-3' });
     expect(third.attempts.map((a) => a.outcome)).toEqual(['timeout']);
