@@ -82,7 +82,7 @@ describe('job/cancel and job/retry', () => {
     const r = await admin.post('job/cancel', { id });
     expect(r.body.code).toBe(10000);
     expect(r.body.data).toMatchObject({ id, cancel_requested: true });
-    const c = await until(() => detail(id), (j) => j.state === 'cancelled', 5_000);
+    const c = await until(() => detail(id), (j) => j.state === 'cancelled', 60_000);
     expect(c.progress_done).toBeLessThan(300);
     const again = await admin.post('job/cancel', { id });
     expect(again.body.code).toBe(40009);

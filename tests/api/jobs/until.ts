@@ -1,5 +1,5 @@
-/** Polls `fn` until `ok` holds (every 100 ms), or throws with the last value after `ms`. */
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+/** Polls `fn` until `ok` holds (every 100 ms), or throws with the last value after `ms` (default 60 s: a bound for a stuck state, generous for a loaded machine). */
+export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

@@ -179,7 +179,7 @@ describe('scheduled start', () => {
     await new Promise((r) => setTimeout(r, 4500)); // two ticks at 08:00
     expect((await detail(t.id)).status).toBe('pending');
     clock.set('2026-05-01T09:00:30Z');
-    const started = await until(() => detail(t.id), (x) => x.status !== 'pending', 6_000);
+    const started = await until(() => detail(t.id), (x) => x.status !== 'pending', 60_000);
     expect(['running', 'finished']).toContain(started.status);
     expect(new Date(started.started_at).getTime()).toBeGreaterThanOrEqual(Date.parse('2026-05-01T09:00:00Z'));
     expect(new Date(started.started_at).getTime()).toBeLessThan(Date.parse('2026-05-01T09:05:00Z'));

@@ -70,7 +70,7 @@ export const task = async (s: TestServer, id: number) =>
   )).rows[0];
 
 /** Waits until the task has `n` attempts recorded and none is still being placed by the dry run. */
-export const untilAttempts = (s: TestServer, taskId: number, n: number, ms = 20_000) =>
+export const untilAttempts = (s: TestServer, taskId: number, n: number, ms = 60_000) =>
   until(() => attempts(s, taskId), (a) => a.length >= n && a.every((x) => x.status === 'ended'), ms);
 
 /**
