@@ -66,6 +66,9 @@ describe('server messages in the caller’s language', () => {
     const CALL = /(?:message:\s*|conflict\(|new AppError\(Code\.\w+,\s*)(['`])((?:(?!\1).)*)\1/g;
     for (const f of files) {
       const src = readFileSync(f, 'utf8');
+      // an emulator of an outside service (a sandbox trainer, a shop platform) answers in that
+      // service's protocol and language; it says so on its first line
+      if (src.startsWith('// lang-check: emulated protocol')) continue;
       for (const m of src.matchAll(CALL)) {
         const text = m[2];
         if (!/[a-z]{3}/i.test(text) || text.includes(' / ') || /\p{Script=Han}/u.test(text)) continue;

@@ -1,3 +1,4 @@
+// lang-check: emulated protocol — its error messages are the emulated service's own, in its language (server/http/lang.test.ts)
 /**
  * The sandbox trainer: an in-process emulator of the OpenAI-compatible fine-tuning API, used by
  * a model server whose provider is `sandbox` (the demo data has one) instead of any network

@@ -1,3 +1,4 @@
+// lang-check: emulated protocol — its error messages are the emulated service's own, in its language (server/http/lang.test.ts)
 /**
  * A Shopify Admin GraphQL emulator: the part of the protocol the sync uses — `products` and
  * `orders` connections with `first` / `after` / `query: "updated_at:>'…'"` / sortKey UPDATED_AT
