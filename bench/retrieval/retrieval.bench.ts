@@ -157,10 +157,12 @@ export interface RetrievalResult {
   chunks: number;
   policies: number;
   slices: SlicesResult;
+  /** the same slices without the bilingual dictionary (the lexicon alone) */
+  plain: SlicesResult;
 }
 
 /** Asks every labelled question of its shop; the rank of the labelled policy among the sources. */
-export async function runQuestions(db: SqlDb, qs: Labelled[]): Promise<Omit<RetrievalResult, 'chunks' | 'policies' | 'slices'>> {
+export async function runQuestions(db: SqlDb, qs: Labelled[]): Promise<Omit<RetrievalResult, 'chunks' | 'policies' | 'slices' | 'plain'>> {
   for (const q of qs.slice(0, 20)) await searchKnowledge(db, { query: q.question, shopId: q.shopId, limit: 5, sync: false }); // warm-up
   const ms: number[] = [];
   const ranks: number[] = [];
@@ -193,9 +195,13 @@ async function measure(t: Target, scale: Scale | null, ctx: SuiteContext): Promi
   const labelled = await labelledShops(t.db, shops);
   const qs = buildQuestions(labelled, 3);
   const r = await runQuestions(t.db, qs);
-  const slices = await runSlices(t.db, await buildAsks(t.db, labelled, 3));
+  const asks = await buildAsks(t.db, labelled, 3);
+  const slices = await runSlices(t.db, asks);
+  const plain = await runSlices(t.db, asks, { dictionary: false });
+  const brief = (x: SlicesResult) => `unanswerable declined ${round(x.slices.unanswerable.declined, 3)}, false declines ${round(x.falseDeclines, 3)}, cross recall@5 ${round(x.slices.cross.recall5 ?? 0, 3)}`;
+  ctx.log(`retrieval (${t.driver}): with the dictionary ${brief(slices)}; without ${brief(plain)}`);
   const count = async (table: string) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
-  return { ...r, slices, chunks: await count('knowledge_chunk'), policies: await count('policy') };
+  return { ...r, slices, plain, chunks: await count('knowledge_chunk'), policies: await count('policy') };
 }
 
 export const retrievalSuite: Suite = {
@@ -220,7 +226,7 @@ export const retrievalSuite: Suite = {
           { id: `retrieval.${t.driver}.mrr`, label: `MRR (${t.driver})`, unit: 'x', value: round(r.mrr, 3), goal: { op: '>=', value: 0.75, on: 'value' } },
           { id: `retrieval.${t.driver}.p50`, label: `search latency p50 (${t.driver}, ${size})`, unit: 'ms', value: round(r.p50, 2), goal: { op: '<=', value: 20, on: 'value', when: 'at 100k chunks', applies: big } },
           { id: `retrieval.${t.driver}.p99`, label: `search latency p99 (${t.driver})`, unit: 'ms', value: round(r.p99, 2) },
-          ...sliceFigures(t.driver, r.slices),
+          ...sliceFigures(t.driver, r.slices, r.plain),
         );
       } finally {
         await t.db.close();
@@ -242,7 +248,7 @@ export const retrievalSuite: Suite = {
 };
 
 /** Recall@5 per slice, the decision's declines of the unanswerable and false declines of the rest (issue 21's goals). */
-function sliceFigures(driver: string, s: SlicesResult): Figure[] {
+function sliceFigures(driver: string, s: SlicesResult, plain: SlicesResult): Figure[] {
   const r = (x: number | null) => (x === null ? null : round(x, 3));
   const goals: Record<string, number> = { same: 0.95, cross: 0.85, docs: 1 };
   const out: Figure[] = (['same', 'cross', 'hard', 'docs'] as const).map((n) => ({
@@ -251,11 +257,11 @@ function sliceFigures(driver: string, s: SlicesResult): Figure[] {
     unit: 'x',
     value: r(s.slices[n].recall5),
     ...(goals[n] !== undefined ? { goal: { op: '>=' as const, value: goals[n], on: 'value' as const } } : {}),
-    detail: { misses: s.slices[n].misses, declined: s.slices[n].declined },
+    detail: { misses: s.slices[n].misses, declined: s.slices[n].declined, without_dictionary: { recall5: r(plain.slices[n].recall5), declined: r(plain.slices[n].declined) } },
   }));
   out.push(
-    { id: `retrieval.${driver}.slice.unanswerable.declined`, label: `unanswerable declined (${s.slices.unanswerable.n} questions, ${driver})`, unit: 'x', value: r(s.slices.unanswerable.declined), goal: { op: '>=', value: 0.9, on: 'value' }, detail: { answered: s.slices.unanswerable.misses } },
-    { id: `retrieval.${driver}.slice.falseDeclines`, label: `false declines, answerable slices (${driver})`, unit: 'x', value: r(s.falseDeclines), goal: { op: '<=', value: 0.05, on: 'value' } },
+    { id: `retrieval.${driver}.slice.unanswerable.declined`, label: `unanswerable declined (${s.slices.unanswerable.n} questions, ${driver})`, unit: 'x', value: r(s.slices.unanswerable.declined), goal: { op: '>=', value: 0.9, on: 'value' }, detail: { answered: s.slices.unanswerable.misses, without_dictionary: r(plain.slices.unanswerable.declined) } },
+    { id: `retrieval.${driver}.slice.falseDeclines`, label: `false declines, answerable slices (${driver})`, unit: 'x', value: r(s.falseDeclines), goal: { op: '<=', value: 0.05, on: 'value' }, detail: { without_dictionary: r(plain.falseDeclines) } },
     { id: `retrieval.${driver}.slice.p50`, label: `search latency p50 over the slices (${driver})`, unit: 'ms', value: r(s.p50) },
   );
   return out;

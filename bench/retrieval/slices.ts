@@ -76,13 +76,14 @@ export async function buildAsks(db: SqlDb, shops: LabelledShop[], perTemplate: n
   return [...labelled, ...(await docQuestions(db)), ...unanswerable];
 }
 
-export async function runSlices(db: SqlDb, asks: Ask[]): Promise<SlicesResult> {
-  for (const a of asks.slice(0, 20)) await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: 5, sync: false }); // warm-up
+/** `dictionary: false`: the lexicon alone, without the bilingual dictionary (server/ai/knowledge/expand.ts), for comparison. */
+export async function runSlices(db: SqlDb, asks: Ask[], opts: { dictionary?: boolean } = {}): Promise<SlicesResult> {
+  for (const a of asks.slice(0, 20)) await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: 5, sync: false, dictionary: opts.dictionary }); // warm-up
   const ms: number[] = [];
   const per = new Map<SliceName, { n: number; found: number; declined: number; misses: SliceResult['misses'] }>();
   for (const a of asks) {
     const t0 = performance.now();
-    const r = await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: DEFAULT_RETRIEVAL.topK, perSource: 1, sync: false });
+    const r = await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: DEFAULT_RETRIEVAL.topK, perSource: 1, sync: false, dictionary: opts.dictionary });
     ms.push(performance.now() - t0);
     const d = judge(r.hits, r.expansion, DEFAULT_RETRIEVAL);
     const s = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [] };

@@ -19,7 +19,7 @@
  * what it picks).
  */
 import type { Expansion } from './lexicon.js';
-import { coverage } from './lexicon.js';
+import { coverage } from './coverage.js';
 
 export interface RetrievalSettings {
   /** the least relevance a hit must have to be used (0–1) */

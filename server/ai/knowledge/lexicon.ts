@@ -115,13 +115,18 @@ const PHRASE_SHARE = 0.5;
 const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
   const enTok: string[][] = [];
   const raw: RegExp[] = [];
+  const rawMarks: string[] = [];
   for (const w of en) {
     const t = tokenize(w);
     if (t.length && t.length === w.split(/[\s-]+/).length) enTok.push(t);
-    else raw.push(new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u'));
+    else {
+      raw.push(new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u'));
+      // in a passage, by the words it keeps ("cash on delivery": cash … delivery)
+      if (t.length > 1) rawMarks.push(t.join(' '));
+    }
   }
   const tokens = new Map<string, number>();
-  const marks = new Set<string>();
+  const marks = new Set<string>(rawMarks);
   for (const t of enTok) {
     marks.add(t.join(' '));
     if (t.length === 1) tokens.set(t[0], 1);
@@ -144,7 +149,8 @@ const ZH_BY_LENGTH = [...new Set(COMPILED.flatMap((g) => g.zh))].sort((x, y) => 
 
 /** Words of asking, not what is asked about (they make no concept of a question). */
 const ASKING = new Set(
-  'long much many way get got like ok okay anything something possible still yet also really just soon time take'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
+  // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
+  'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
     '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
   ),
 );
@@ -210,6 +216,8 @@ export interface Expansion {
    * 如果 and 喜欢 say little about what is asked, 门店 and 比特币 say what it is about.
    */
   weights: number[];
+  /** how many of `concepts` are lexicon groups (they come first; the rest are words in no group) */
+  grouped: number;
 }
 
 /** The question's tokens, the lexicon's additions and the question's concepts. */
@@ -244,6 +252,7 @@ export function expandQuery(query: string): Expansion {
   // the dictionary's Chinese words are concepts already: what is left of the Chinese text
   for (const w of ZH_BY_LENGTH) if (text.includes(w)) text = text.split(w).join(' ');
   const weights = concepts.map(() => 1);
+  const grouped = concepts.length;
   for (const w of new Set(hanConcepts(text))) {
     concepts.push([w]);
     weights.push(generalWeight(w));
@@ -254,31 +263,8 @@ export function expandQuery(query: string): Expansion {
     concepts.push([w]);
     weights.push(1);
   }
-  return { terms, added: [...added], concepts, group, weights };
+  return { terms, added: [...added], concepts, group, weights, grouped };
 }
 
-/** Which of the question's concepts a passage has (title and text): one of its tokens (a Chinese word as a substring, since segmentation varies). */
-export function conceptsIn(concepts: string[][], passage: string): boolean[] {
-  const lower = passage.normalize('NFKC').toLowerCase();
-  const seq = tokenize(lower, { chars: false });
-  const toks = new Set(seq);
-  const has = (t: string) => (/\p{Script=Han}/u.test(t) ? lower.includes(t) : t.includes(' ') ? hasSeq(seq, t.split(' ')) : toks.has(t));
-  return concepts.map((c) => c.some(has));
-}
-
-/**
- * The share of the question's concepts a passage has, each weighing its `weights` entry (all 1
- * when none are given).
- */
-export function coverage(concepts: string[][], passage: string, weights?: readonly number[]): number {
-  if (!concepts.length) return 0;
-  const has = conceptsIn(concepts, passage);
-  let got = 0;
-  let all = 0;
-  has.forEach((h, i) => {
-    const w = weights?.[i] ?? 1;
-    all += w;
-    if (h) got += w;
-  });
-  return all > 0 ? got / all : 0;
-}
+// what a passage holds of a question's concepts: coverage.ts
+export { conceptsIn, coverage } from './coverage.js';

@@ -17,19 +17,13 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { embed } from '../gateway/embed-test.js';
 import { embeddingServer, normalize } from '../knowledge/embed.js';
-import { SOURCE_TYPES, syncKnowledge, type SourceType } from '../knowledge/index.js';
-import { expandQuery, type Expansion } from '../knowledge/lexicon.js';
+import { syncKnowledge, type SourceType } from '../knowledge/index.js';
+import { expandWithDictionary } from '../knowledge/expand.js';
+import type { Expansion } from '../knowledge/lexicon.js';
 import { tokenize } from '../knowledge/segment.js';
+import { filterSql, knownTerms, type SearchFilters } from './scope.js';
 
-export interface SearchFilters {
-  /** a shop's knowledge (and the shop-less documents); omitted: every shop */
-  shopId?: number | null;
-  /** a policy_channel value (chat / email); knowledge without a channel matches both */
-  channel?: string | null;
-  sourceTypes?: SourceType[] | null;
-  /** policy source types 1–11 (other sources pass when `sourceTypes` includes them) */
-  policyTypes?: number[] | null;
-}
+export type { SearchFilters } from './scope.js';
 
 export interface SearchOptions extends SearchFilters {
   query: string;
@@ -41,6 +35,8 @@ export interface SearchOptions extends SearchFilters {
   sync?: boolean;
   /** 'auto' (default): hybrid when an embeddings server is configured; 'bm25': BM25 alone */
   ranking?: 'auto' | 'bm25';
+  /** translate the question's words the lexicon lacks by the bilingual dictionary (default true; server/ai/knowledge/expand.ts) */
+  dictionary?: boolean;
   /** where the question's embeddings call is recorded (default: `db`) */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -105,31 +101,6 @@ export const VECTOR_SCAN_MAX = 5000;
 
 const K1 = 1.2;
 const B = 0.75;
-
-function filterSql(f: SearchFilters, params: unknown[]): string {
-  const w: string[] = [];
-  if (f.shopId != null) {
-    params.push(f.shopId);
-    w.push(`(c.shop_id = $${params.length} OR c.shop_id IS NULL)`);
-  }
-  if (f.channel) {
-    params.push(f.channel);
-    w.push(`(c.channel IS NULL OR c.channel = $${params.length})`);
-  }
-  const types = f.sourceTypes?.length ? f.sourceTypes.filter((t) => (SOURCE_TYPES as readonly string[]).includes(t)) : null;
-  const ptypes = f.policyTypes?.length ? f.policyTypes : null;
-  if (types && ptypes) {
-    params.push(types.filter((t) => t !== 'policy'), ptypes);
-    w.push(`(c.source_type = ANY($${params.length - 1}::text[]) OR c.policy_type = ANY($${params.length}::int[]))`);
-  } else if (types) {
-    params.push(types);
-    w.push(`c.source_type = ANY($${params.length}::text[])`);
-  } else if (ptypes) {
-    params.push(ptypes);
-    w.push(`c.policy_type = ANY($${params.length}::int[])`);
-  }
-  return w.length ? w.join(' AND ') : 'true';
-}
 
 /** The distinct words of a query, as they are indexed. */
 export const queryTerms = (query: string): string[] => [...new Set(tokenize(query))];
@@ -276,7 +247,7 @@ const byFused = (a: Hit, b: Hit) =>
 export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
   const t0 = performance.now();
   if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
-  const expansion = expandQuery(o.query);
+  const expansion = await expandWithDictionary(o.query, (t) => knownTerms(db, t, o), { dictionary: o.dictionary });
   const terms = expansion.terms.slice(0, 64);
   const grp = (t: string) => expansion.group.get(t) ?? t;
   const weighted: Weighted[] = [

@@ -114,13 +114,15 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     const b = await hitAt5(zh, EN_TO_ZH);
     const n = ZH_TO_EN.length + EN_TO_ZH.length;
     console.log(`cross-language hit@5: ${a.hits + b.hits}/${n} (zh→en ${a.hits}/${ZH_TO_EN.length}, en→zh ${b.hits}/${EN_TO_ZH.length})\n  misses: ${[...a.misses, ...b.misses].join('\n  ') || 'none'}`);
-    // stated in docs/ai.md: at least 24 of the 27
-    expect(a.hits + b.hits).toBeGreaterThanOrEqual(24);
+    // stated in docs/ai.md: at least 26 of the 27
+    expect(a.hits + b.hits).toBeGreaterThanOrEqual(26);
     const same = [await hitAt5(en, EN_SAME), await hitAt5(zh, ZH_SAME)];
     console.log(`same-language paraphrases hit@5: ${same[0].hits + same[1].hits}/${EN_SAME.length + ZH_SAME.length}\n  misses: ${[...same[0].misses, ...same[1].misses].join('\n  ') || 'none'}`);
     expect(same[0].hits + same[1].hits).toBeGreaterThanOrEqual(EN_SAME.length + ZH_SAME.length - 1);
     const held = [await hitAt5(en, HELD_OUT_ZH_TO_EN), await hitAt5(zh, HELD_OUT_EN_TO_ZH)];
     console.log(`held-out cross-language hit@5: ${held[0].hits + held[1].hits}/${HELD_OUT_ZH_TO_EN.length + HELD_OUT_EN_TO_ZH.length}\n  misses: ${[...held[0].misses, ...held[1].misses].join('\n  ') || 'none'}`);
+    // a bound, not a target: the held-out questions are never used to tune (16 of 16 with the dictionary; 15 without)
+    expect(held[0].hits + held[1].hits).toBe(HELD_OUT_ZH_TO_EN.length + HELD_OUT_EN_TO_ZH.length);
   }, 120_000);
 
   type Asked = Array<[number, string, string | null]>;
@@ -133,10 +135,10 @@ describe('cross-language retrieval and knowing when not to answer', () => {
   const heldOut = (): Asked => [...answerableOf([[en, HELD_OUT_ZH_TO_EN], [zh, HELD_OUT_EN_TO_ZH]]), ...both(HELD_OUT_UNANSWERABLE)];
 
   /** The relevance of each question's first ten hits, as the built-in responder ranks them (one chunk per source). */
-  async function samplesOf(asked: Asked): Promise<Sample[]> {
+  async function samplesOf(asked: Asked, dictionary = true): Promise<Sample[]> {
     const out: Sample[] = [];
     for (const [shop, q, title] of asked) {
-      const r = await searchKnowledge(s.db, { query: q, shopId: shop, limit: 10, perSource: 1 });
+      const r = await searchKnowledge(s.db, { query: q, shopId: shop, limit: 10, perSource: 1, dictionary });
       const d = judge(r.hits, r.expansion, { threshold: 1, topK: 10 });
       out.push({ relevances: d.judged.map((j) => j.relevance), answerable: title !== null });
     }
@@ -147,6 +149,10 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     const devSamples = await samplesOf(dev());
     const picked = calibrate(devSamples);
     const held = operating(await samplesOf(heldOut()), DEFAULT_RETRIEVAL.threshold, DEFAULT_RETRIEVAL.topK);
+    // the same without the bilingual dictionary (server/ai/knowledge/expand.ts), lexicon alone
+    const at = (x: Sample[]) => operating(x, DEFAULT_RETRIEVAL.threshold, DEFAULT_RETRIEVAL.topK);
+    const plain = { dev: at(await samplesOf(dev(), false)), held: at(await samplesOf(heldOut(), false)) };
+    const pct = (o: { falseDeclines: number; answeredUnanswerable: number }) => `false declines ${(o.falseDeclines * 100).toFixed(1)} %, unanswerable answered ${(o.answeredUnanswerable * 100).toFixed(1)} %`;
     const sweep = [0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8].map((t) => {
       const o = operating(devSamples, t, DEFAULT_RETRIEVAL.topK);
       return `${t}: ${(o.falseDeclines * 100).toFixed(0)} % / ${(o.answeredUnanswerable * 100).toFixed(0)} %`;
@@ -154,7 +160,8 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     console.log(
       `calibration on the development set: threshold ${picked.threshold}, top-k ${picked.topK} (false declines ${(picked.falseDeclines * 100).toFixed(1)} %, unanswerable answered ${(picked.answeredUnanswerable * 100).toFixed(1)} %)\n` +
         `  dev sweep at top-k ${DEFAULT_RETRIEVAL.topK} (false declines / unanswerable answered): ${sweep.join('; ')}\n` +
-        `  held out at the defaults: false declines ${(held.falseDeclines * 100).toFixed(1)} %, unanswerable answered ${(held.answeredUnanswerable * 100).toFixed(1)} %`,
+        `  held out at the defaults: ${pct(held)}\n` +
+        `  without the dictionary: development ${pct(plain.dev)}; held out ${pct(plain.held)}`,
     );
     expect({ threshold: picked.threshold, topK: picked.topK }).toEqual({ threshold: DEFAULT_RETRIEVAL.threshold, topK: DEFAULT_RETRIEVAL.topK });
   }, 180_000);
@@ -246,9 +253,12 @@ describe('cross-language retrieval and knowing when not to answer', () => {
       return { falseDeclines: falseDeclines.length / answerable, guessed: guessed.length / unanswerable };
     }
     const d = await measure('development set', dev());
-    await measure('held-out set', heldOut());
-    // stated in docs/ai.md: at most 10 % of either kind on the development set
-    expect(d.falseDeclines).toBeLessThanOrEqual(0.1);
-    expect(d.guessed).toBeLessThanOrEqual(0.1);
+    const h = await measure('held-out set', heldOut());
+    // stated in docs/ai.md: on the development set no false decline, at most 3 of 32 unanswerable answered;
+    // held out (a bound, not a target: never used to tune) at most 1 of 16 false declines, none answered
+    expect(d.falseDeclines).toBe(0);
+    expect(d.guessed).toBeLessThanOrEqual(3 / 32);
+    expect(h.falseDeclines).toBeLessThanOrEqual(1 / 16);
+    expect(h.guessed).toBe(0);
   }, 180_000);
 });

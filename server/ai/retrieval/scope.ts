@@ -1,0 +1,54 @@
+/**
+ * The chunks a search may return (its filters as SQL), and which words they hold — the
+ * dictionary's translations are restricted to those (server/ai/knowledge/expand.ts).
+ */
+import type { Db, Queryable } from '../../db/db.js';
+import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
+
+export interface SearchFilters {
+  /** a shop's knowledge (and the shop-less documents); omitted: every shop */
+  shopId?: number | null;
+  /** a policy_channel value (chat / email); knowledge without a channel matches both */
+  channel?: string | null;
+  sourceTypes?: SourceType[] | null;
+  /** policy source types 1–11 (other sources pass when `sourceTypes` includes them) */
+  policyTypes?: number[] | null;
+}
+
+/** The filters as a condition on `knowledge_chunk c`, its values appended to `params`. */
+export function filterSql(f: SearchFilters, params: unknown[]): string {
+  const w: string[] = [];
+  if (f.shopId != null) {
+    params.push(f.shopId);
+    w.push(`(c.shop_id = $${params.length} OR c.shop_id IS NULL)`);
+  }
+  if (f.channel) {
+    params.push(f.channel);
+    w.push(`(c.channel IS NULL OR c.channel = $${params.length})`);
+  }
+  const types = f.sourceTypes?.length ? f.sourceTypes.filter((t) => (SOURCE_TYPES as readonly string[]).includes(t)) : null;
+  const ptypes = f.policyTypes?.length ? f.policyTypes : null;
+  if (types && ptypes) {
+    params.push(types.filter((t) => t !== 'policy'), ptypes);
+    w.push(`(c.source_type = ANY($${params.length - 1}::text[]) OR c.policy_type = ANY($${params.length}::int[]))`);
+  } else if (types) {
+    params.push(types);
+    w.push(`c.source_type = ANY($${params.length}::text[])`);
+  } else if (ptypes) {
+    params.push(ptypes);
+    w.push(`c.policy_type = ANY($${params.length}::int[])`);
+  }
+  return w.length ? w.join(' AND ') : 'true';
+}
+
+/** Which of `terms` the chunks the filters allow hold (the dictionary's translations are restricted to them). */
+export async function knownTerms(db: Queryable | Db, terms: string[], f: SearchFilters): Promise<Set<string>> {
+  if (!terms.length) return new Set();
+  const params: unknown[] = [terms];
+  const where = filterSql(f, params);
+  const r = await db.query<{ t: string }>(
+    `SELECT t FROM unnest($1::text[]) AS t WHERE EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tsv @@ plainto_tsquery('simple', t) AND ${where})`,
+    params,
+  );
+  return new Set(r.rows.map((x) => x.t));
+}
