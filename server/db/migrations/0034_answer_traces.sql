@@ -79,3 +79,37 @@ UPDATE text_rating_task t SET errors = (SELECT count(*) FROM text_rating_task_re
 
 -- a chat reply opens its trace
 ALTER TABLE chat_message ADD COLUMN trace_id bigint;
+
+-- Prompt versions: every saved prompt (any writer: a form, the seed, SQL) is a version, numbered per
+-- prompt, with its author (stamped by the API that saved it) and time. A test or rating task may pin
+-- a version (prompt_version_id): its runs use that version's text even after the prompt is edited,
+-- and a pinned version cannot be deleted (a prompt's deletion leaves its versions, prompt_id null).
+CREATE TABLE prompt_version (
+  id              serial PRIMARY KEY,
+  prompt_id       integer REFERENCES prompt (id) ON DELETE SET NULL,
+  version         integer NOT NULL,
+  name            varchar(100) NOT NULL DEFAULT '',
+  content         text NOT NULL,
+  model_server_id integer REFERENCES config_model_server (id) ON DELETE SET NULL,
+  author_id       integer,
+  author          varchar(200) NOT NULL DEFAULT '',
+  created_at      timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (prompt_id, version)
+);
+INSERT INTO prompt_version (prompt_id, version, name, content, model_server_id, created_at)
+  SELECT id, 1, name, content, model_server_id, updated_at FROM prompt;
+
+CREATE FUNCTION prompt_version_save() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.content IS NOT DISTINCT FROM OLD.content AND NEW.name IS NOT DISTINCT FROM OLD.name
+     AND NEW.model_server_id IS NOT DISTINCT FROM OLD.model_server_id THEN
+    RETURN NEW;
+  END IF;
+  INSERT INTO prompt_version (prompt_id, version, name, content, model_server_id)
+    VALUES (NEW.id, COALESCE((SELECT max(version) FROM prompt_version WHERE prompt_id = NEW.id), 0) + 1, NEW.name, NEW.content, NEW.model_server_id);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER prompt_version_save AFTER INSERT OR UPDATE ON prompt FOR EACH ROW EXECUTE FUNCTION prompt_version_save();
+
+ALTER TABLE text_task ADD COLUMN prompt_version_id integer REFERENCES prompt_version (id) ON DELETE RESTRICT;
+ALTER TABLE text_rating_task ADD COLUMN prompt_version_id integer REFERENCES prompt_version (id) ON DELETE RESTRICT;

@@ -3,6 +3,7 @@ import { F } from '../engine/fields.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
+import { promptVersionRoutes, stampAuthor } from './prompt-versions.js';
 
 export { PLAYGROUND_BODY, doneEvent, playgroundOptionsRoute, playgroundRoute, type PlaygroundInput } from './playground.js';
 
@@ -27,6 +28,8 @@ export const prompt: ResourceDef = {
       select: '(SELECT m.name FROM config_model_server m WHERE m.id = t.model_server_id)',
     },
     remark: F.str(500),
+    /** the newest saved version's number (every save is a version: prompt/versions) */
+    version: { schema: { type: 'integer' }, nullable: true, virtual: true, select: '(SELECT max(v.version) FROM prompt_version v WHERE v.prompt_id = t.id)' },
     created_at: F.createdAt(),
     updated_at: F.updatedAt(),
   },
@@ -37,6 +40,10 @@ export const prompt: ResourceDef = {
     update: { permission: SK.prompt },
     delete: { permission: SK.prompt },
   },
+  // the trigger saved the version; the author is who saved it
+  afterCreate: async (row, ctx) => stampAuthor(ctx.db, Number(row.id), ctx.user),
+  afterUpdate: async (row, _before, ctx) => stampAuthor(ctx.db, Number(row.id), ctx.user),
+  actions: promptVersionRoutes,
   validate: async (v, ctx) => {
     if (v.model_server_id === undefined || v.model_server_id === null) return;
     const r = await ctx.db.query(`SELECT 1 FROM config_model_server WHERE id = $1`, [v.model_server_id]);

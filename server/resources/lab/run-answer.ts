@@ -13,6 +13,7 @@ import { BUILTIN_LABEL, answerQuestion, type AnswerResult } from '../../ai/answe
 import { exitCodeOf, scoreAnswer, type ExitCodeInfo, type JudgeSetup } from '../../ai/scoring/index.js';
 import { judgeSetup } from '../../ai/scoring/judge-setup.js';
 import { writeTrace } from '../../ai/trace.js';
+import { versionText } from '../config/prompt-versions.js';
 import { decisionOf, type RunOutcome } from './run-decision.js';
 import type { Sample } from './samples.js';
 
@@ -127,16 +128,26 @@ export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, 
 /** A task's run settings: its shop (else its assistant's), model, judge, pass mark and the exit codes. */
 export async function setupOf(
   db: Queryable,
-  task: { shop_id: number | null; assistant_id: number | null; prompt: string; model_server_id: number | null; judge_model_server_id: number | null; pass_threshold: string | number },
+  task: {
+    shop_id: number | null;
+    assistant_id: number | null;
+    prompt: string;
+    prompt_version_id?: number | null;
+    model_server_id: number | null;
+    judge_model_server_id: number | null;
+    pass_threshold: string | number;
+  },
 ): Promise<RunSetup> {
   let shopId = task.shop_id;
   if (shopId === null && task.assistant_id !== null) {
     shopId = (await db.query<{ shop_id: number | null }>('SELECT shop_id FROM chat_assistant WHERE id = $1', [task.assistant_id])).rows[0]?.shop_id ?? null;
   }
+  // a pinned prompt version answers with its own text, whatever the prompt says now
+  const pinned = task.prompt_version_id ? await versionText(db, task.prompt_version_id) : null;
   return {
     shopId,
     assistantId: task.assistant_id,
-    prompt: task.prompt || null,
+    prompt: pinned?.content || task.prompt || null,
     modelServerId: task.model_server_id,
     threshold: Number(task.pass_threshold),
     codes: (await db.query<ExitCodeInfo>('SELECT code, need_semantics_score FROM text_exit_code ORDER BY id')).rows,

@@ -47,6 +47,14 @@ function taskResource(a: Area): ResourceDef {
       assistant_id: { schema: ID, nullable: true, filter: 'eq' },
       assistant_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT c.name FROM chat_assistant c WHERE c.id = t.assistant_id)' },
       prompt: F.text(20000, { detailOnly: true }),
+      /** a pinned prompt version (prompt/versions): its text answers instead of `prompt`, even after the prompt is edited */
+      prompt_version_id: { schema: ID, nullable: true, filter: 'eq' },
+      prompt_version_label: {
+        schema: { type: 'string' },
+        nullable: true,
+        virtual: true,
+        select: "(SELECT v.name || ' v' || v.version FROM prompt_version v WHERE v.id = t.prompt_version_id)",
+      },
       /** the model server that answers (none: the built-in responder) */
       model_server_id: { schema: ID, nullable: true, filter: 'eq' },
       model_server_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: serverName('model_server_id') },
@@ -96,9 +104,11 @@ function taskResource(a: Area): ResourceDef {
       await mustExistIn(ctx, 'config_model_server', v.model_server_id, 'model_server_id');
       await mustExistIn(ctx, 'config_model_server', v.judge_model_server_id, 'judge_model_server_id');
       await mustExistIn(ctx, 'shop', v.shop_id, 'shop_id');
+      await mustExistIn(ctx, 'prompt_version', v.prompt_version_id, 'prompt_version_id');
       const assistant = 'assistant_id' in v ? v.assistant_id : before?.assistant_id;
       const prompt = 'prompt' in v ? v.prompt : before?.prompt;
-      if (!assistant && !(typeof prompt === 'string' && prompt.trim())) {
+      const pinned = 'prompt_version_id' in v ? v.prompt_version_id : before?.prompt_version_id;
+      if (!assistant && !pinned && !(typeof prompt === 'string' && prompt.trim())) {
         throw invalid([{ field: 'prompt', message: 'choose an assistant or write a prompt / 请选择助手或填写提示词' }]);
       }
       const m = (v.mode ?? before?.mode ?? 'manual') as TaskMode;

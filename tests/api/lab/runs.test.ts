@@ -359,3 +359,34 @@ describe('a model call that fails is an error of its own, never a scored answer'
     }
   }, 60_000);
 });
+
+describe('prompt versions', () => {
+  it('every save is a version with its author; a version pinned by a run survives a later edit', async () => {
+    const p = await admin.ok('POST', 'prompt/create', { name: 'Versioned prompt', content: 'VERSION ONE: answer from {{knowledge}} briefly.' });
+    const v1 = (await admin.ok('GET', 'prompt/versions', { prompt_id: p.id })) as Array<Record<string, any>>;
+    expect(v1).toHaveLength(1);
+    expect(v1[0]).toMatchObject({ version: 1, content: 'VERSION ONE: answer from {{knowledge}} briefly.', author: 'admin@example.com', pinned_by: 0 });
+    const question = `${QUESTIONS[1]} (pinned)`;
+    const t = await task(await dataset([{ input: question, expected: RIGHT[1] }]), { prompt: '', prompt_version_id: v1[0].id, model_server_id: slowServerId, mode: 'manual' });
+    expect((await detail(t.id)).prompt_version_id).toBe(v1[0].id);
+
+    // the prompt is edited after the task pinned its first version
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'VERSION TWO: answer in one word.' });
+    const both = (await admin.ok('GET', 'prompt/versions', { prompt_id: p.id })) as Array<Record<string, any>>;
+    expect(both.map((v) => [v.version, v.content.slice(0, 11), v.pinned_by])).toEqual([
+      [2, 'VERSION TWO', 0],
+      [1, 'VERSION ONE', 1],
+    ]);
+    expect((await admin.ok('GET', 'prompt/detail', { id: p.id })).version).toBe(2);
+
+    await admin.ok('POST', 'rating-task/start', { id: t.id });
+    await statusIs(t.id, 'finished');
+    const sent = model.calls.filter((c) => c.user === question || c.system.includes(question));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const c of sent) {
+      expect(c.system).toContain('VERSION ONE');
+      expect(c.system).not.toContain('VERSION TWO');
+    }
+  }, 60_000);
+});
+
