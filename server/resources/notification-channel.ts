@@ -49,14 +49,17 @@ export const notificationChannel: ResourceDef = {
   },
 };
 
-const SECRET = { type: 'string', minLength: 16, maxLength: 200, pattern: '^\\S+$' };
+/** 16–200 characters without spaces; '' (a form's untouched field) means none given */
+const SECRET = { type: 'string', maxLength: 200, pattern: '^(\\S{16,})?$' };
 const createBody = (() => {
   const s = createBodySchema(notificationChannel);
   return Type.Unsafe<Fields & { secret?: string }>({ ...s, properties: { ...s.properties, secret: SECRET } });
 })();
 const updateBody = (() => {
   const s = updateBodySchema(notificationChannel);
-  return Type.Unsafe<Fields & { id: number; secret?: string }>({ ...s, properties: { ...s.properties, secret: SECRET } });
+  // the form sends the shop and the kind back as it shows them: accepted when unchanged
+  const fixed = { shop_id: notificationChannel.fields.shop_id.schema, kind: notificationChannel.fields.kind.schema };
+  return Type.Unsafe<Fields & { id: number; secret?: string; shop_id?: number; kind?: string }>({ ...s, properties: { ...s.properties, ...fixed, secret: SECRET } });
 })();
 
 const NEED_URL = 'a webhook needs its address / Webhook 需要填写地址';
@@ -111,8 +114,10 @@ const updateRoute = route({
   body: updateBody,
   reply: rowSchema(notificationChannel),
   handler: async (ctx) => {
-    const { id, secret = '', ...values } = ctx.body;
+    const { id, secret = '', shop_id: shopId, kind, ...values } = ctx.body;
     const before = await mustFind(notificationChannel, ctx, id);
+    if (shopId !== undefined && shopId !== before.shop_id) throw invalid([{ field: 'shop_id', message: "a channel's shop cannot change: add a channel to the other shop / 渠道所属店铺不能修改，请为另一店铺新增渠道" }]);
+    if (kind !== undefined && kind !== before.kind) throw invalid([{ field: 'kind', message: "a channel's kind cannot change: add a new channel / 渠道类型不能修改，请新增渠道" }]);
     // a new address without the secret typed again keeps no secret (as a model server's key)
     const moved = values.url !== undefined && values.url !== before.url;
     const keeps = !!before.secret_masked && !moved;

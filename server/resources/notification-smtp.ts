@@ -73,6 +73,8 @@ const saveRoute = route({
       password: Type.Optional(Type.String({ maxLength: 500 })),
       clear_password: Type.Optional(Type.Boolean()),
       from_address: Type.String({ minLength: 3, maxLength: 200, pattern: EMAIL_FROM }),
+      // what the form showed (the stored password's mask): sent back by the console's form, ignored
+      password_masked: Type.Optional(Type.String({ maxLength: 40 })),
     },
     { additionalProperties: false },
   ),

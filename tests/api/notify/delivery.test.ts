@@ -151,7 +151,8 @@ describe('notice delivery', () => {
     // a changed address needs the secret typed again
     const ch = await webhook(c, '/ok');
     expect((await admin.post('notification/channel/update', { id: ch.id, url: `${hook.url}/other` })).body.msg).toContain('secret');
-    expect((await admin.ok('POST', 'notification/channel/update', { id: ch.id, name: 'renamed' })).name).toBe('renamed');
+    expect((await admin.ok('POST', 'notification/channel/update', { id: ch.id, name: 'renamed', shop_id: c, kind: 'webhook', secret: '' })).name).toBe('renamed');
+    expect((await admin.post('notification/channel/update', { id: ch.id, kind: 'email' })).body.msg).toContain('kind');
     await admin.ok('POST', 'notification/channel/delete', { id: ch.id });
   });
 
