@@ -5,6 +5,8 @@ import type { Queryable } from '../db/db.js';
 import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
+import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
+import { HEARTBEAT_MS, recoverJobs, registerWorker, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
 import { persist, runDelivery } from './runner.js';
 import type { EnqueueOptions, JobKind, Ticker } from './types.js';
 
@@ -25,28 +27,11 @@ export interface EngineOptions {
   log?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
-const HEARTBEAT_MS = 5_000;
-/** a worker not seen for this long is gone; its running jobs are retried */
-const STALE_SECONDS = 15;
-/**
- * A worker judges others gone only after it has reached the database without a break for this
- * long: after an outage every live worker has had two heartbeats to re-register before anyone
- * sweeps, so a worker whose heartbeat was merely blocked is never taken for dead.
- */
-const SWEEP_AFTER_MS = STALE_SECONDS * 1000 + 2 * HEARTBEAT_MS;
 const POLL_SECONDS = 1;
-/** a delivery fetched this long ago whose job is still queued was fetched by a process that died before claiming it */
-const UNCLAIMED_SECONDS = 30;
 /** SIGTERM: running jobs finish the step they are in for this long, then their signal fires */
 const GRACE_MS = 5_000;
-/** a job interrupted this often (crashes, kills, outages) fails: something in it may kill its process */
-export const MAX_INTERRUPTIONS = 20;
-const INTERRUPTED = 'interrupted (process stopped, crashed or lost the database); not counted as an attempt / 执行中断（进程停止、崩溃或数据库不可用），不计入尝试次数';
-const TOO_OFTEN = `interrupted ${MAX_INTERRUPTIONS} times; given up / 已中断 ${MAX_INTERRUPTIONS} 次，放弃执行`;
 
 const quietLog = { info() {}, warn() {} };
-/** workers of engines running in this process (tests run several): never swept as a past incarnation */
-const workersHere = new Set<string>();
 
 /**
  * The work engine: pg-boss does the queue (fetch with SKIP LOCKED, retry with backoff,
@@ -176,24 +161,13 @@ export class JobEngine {
   }
 
   /** This worker's row, written again if it is gone (an upsert: a sweep or a restore may have removed it). */
-  private async register(): Promise<void> {
-    await this.opts.db.query(
-      `INSERT INTO work_worker (id, host, pid) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET seen_at = now()`,
-      [this.workerId, os.hostname(), process.pid],
-    );
+  private register(): Promise<void> {
+    return registerWorker(this.opts.db, this.workerId);
   }
 
-  /**
-   * Rows of earlier processes on this machine that are certainly gone: their pid is not alive, or
-   * it is this process's own pid (a restart that got the same pid, as in a container). No wait.
-   */
-  private async sweepSameHost(): Promise<void> {
-    const rows = await this.opts.db.query<{ id: string; pid: number }>(`SELECT id, pid FROM work_worker WHERE host = $1 AND id <> $2`, [
-      os.hostname(),
-      this.workerId,
-    ]);
-    const gone = rows.rows.filter((r) => !workersHere.has(r.id) && (Number(r.pid) === process.pid || !pidAlive(Number(r.pid)))).map((r) => r.id);
-    if (gone.length) await this.opts.db.query(`DELETE FROM work_worker WHERE id = ANY($1::text[])`, [gone]);
+  /** Rows of earlier processes on this machine that are certainly gone (liveness.ts). */
+  private sweepSameHost(): Promise<void> {
+    return sweepSameHost(this.opts.db, this.workerId);
   }
 
   /** Adds a job in the caller's transaction `q`; it starts after the transaction commits. */
@@ -322,56 +296,24 @@ export class JobEngine {
     this.active.add(p);
   }
 
-  /**
-   * A job this worker was running was interrupted (SIGTERM, the database went away): queued
-   * again under a new delivery at once, the attempt it was on given back and the interruption
-   * counted. Only while it is still this worker's.
-   */
+  /** A job this worker was running was interrupted: queued again at once, no attempt spent (job-rows.ts). */
   private async handOver(id: number): Promise<void> {
-    await this.opts.db.tx(async (q) => {
-      const r = await q.query<{ state: string; kind: string; max_attempts: number }>(
-        `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 THEN 'failed' ELSE 'queued' END,
-                attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
-                last_error = CASE WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
-                finished_at = CASE WHEN interruptions + 1 >= $3 THEN now() END, updated_at = now()
-          WHERE id = $1 AND state = 'running' AND worker_id = $2 RETURNING state, kind, max_attempts`,
-        [id, this.workerId, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN],
-      );
-      const row = r.rows[0];
-      const k = row ? this.kinds.get(row.kind) : undefined;
-      if (row?.state === 'queued' && k) await this.sendWork(q, id, k, row.max_attempts);
-    });
+    await handOverJob(this.rowDeps, id, this.workerId);
     this.log.info({ job: id }, 'interrupted job handed over');
   }
 
   /** Asks a job to stop: a queued one is cancelled at once, a running one at its next progress call. */
-  async cancel(q: Queryable, id: number): Promise<boolean> {
-    const r = await q.query<{ state: string }>(
-      `UPDATE work_job SET cancel_requested = true, updated_at = now(),
-              state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END,
-              finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END
-        WHERE id = $1 AND state IN ('queued', 'running') RETURNING state`,
-      [id],
-    );
-    return r.rows.length > 0;
+  cancel(q: Queryable, id: number): Promise<boolean> {
+    return requestCancel(q, id);
   }
 
   /** Runs a failed or cancelled job again (a new delivery and a full round of attempts). */
-  async retry(q: Queryable, id: number): Promise<boolean> {
-    const kind = (await q.query<{ kind: string }>(`SELECT kind FROM work_job WHERE id = $1`, [id])).rows[0]?.kind;
-    const k = kind ? this.kinds.get(kind) : undefined;
-    if (!k) return false;
-    // attempts keep counting (the Jobs page shows every try); the job gets a full round more
-    const r = await q.query<{ max_attempts: number }>(
-      `UPDATE work_job SET state = 'queued', cancel_requested = false, finished_at = NULL, updated_at = now(),
-              max_attempts = attempts + $2
-        WHERE id = $1 AND state IN ('failed', 'cancelled') RETURNING max_attempts`,
-      [id, k.maxAttempts ?? 3],
-    );
-    const row = r.rows[0];
-    if (!row) return false;
-    await this.sendWork(q, id, k, row.max_attempts);
-    return true;
+  retry(q: Queryable, id: number): Promise<boolean> {
+    return retryJob(this.rowDeps, q, id);
+  }
+
+  private get rowDeps(): JobRowDeps {
+    return { db: this.opts.db, kinds: this.kinds, sendWork: (q, id, k, max) => this.sendWork(q, id, k, max) };
   }
 
   private async heartbeat(): Promise<void> {
@@ -385,62 +327,16 @@ export class JobEngine {
     }
     try {
       // only a worker that has seen the database without a break for long enough judges others
-      if (Date.now() - this.healthySince >= SWEEP_AFTER_MS) {
-        await this.opts.db.query(`DELETE FROM work_worker WHERE id <> $1 AND seen_at < now() - make_interval(secs => $2)`, [
-          this.workerId,
-          STALE_SECONDS,
-        ]);
-      }
+      if (Date.now() - this.healthySince >= SWEEP_AFTER_MS) await sweepStale(this.opts.db, this.workerId);
       await this.recover();
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'recovery failed');
     }
   }
 
-  /**
-   * Running jobs of workers that are gone (no row in work_worker: stopped, or judged gone by a
-   * sweep) are queued again at once as interrupted: the attempt they were on is given back.
-   * Queued jobs whose delivery was fetched long ago but never claimed (the process that fetched
-   * it died in between: pg-boss would hold it 'active' until its expiry, minutes) get a new
-   * delivery; the old one, if it ever comes, finds another boss id and does nothing.
-   */
-  private async recover(): Promise<void> {
-    const { db } = this.opts;
-    const unclaimed = await db.query<{ id: number; kind: string; max_attempts: number; boss_id: string }>(
-      `SELECT w.id, w.kind, w.max_attempts, w.boss_id FROM work_job w JOIN ${this.bossTable} b ON b.id = w.boss_id
-        WHERE w.state = 'queued' AND b.state = 'active' AND b.started_on < now() - make_interval(secs => $1) LIMIT 100`,
-      [UNCLAIMED_SECONDS],
-    );
-    for (const j of unclaimed.rows) {
-      const k = this.kinds.get(j.kind);
-      if (!k) continue;
-      await db.tx(async (q) => {
-        const r = await q.query(`UPDATE work_job SET updated_at = now() WHERE id = $1 AND state = 'queued' AND boss_id = $2 RETURNING id`, [j.id, j.boss_id]);
-        if (r.rows.length) await this.sendWork(q, j.id, k, j.max_attempts);
-      });
-      this.log.info({ job: j.id, kind: j.kind }, 'unclaimed job delivered again');
-    }
-    const lost = await db.query<{ id: number; kind: string }>(
-      `SELECT id, kind FROM work_job
-        WHERE state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker)) LIMIT 100`,
-    );
-    for (const j of lost.rows) {
-      const k = this.kinds.get(j.kind);
-      await db.tx(async (q) => {
-        const r = await q.query<{ state: string; max_attempts: number }>(
-          `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 OR $2 THEN 'failed' ELSE 'queued' END,
-                  attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
-                  last_error = CASE WHEN $2 THEN $6 WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
-                  finished_at = CASE WHEN interruptions + 1 >= $3 OR $2 THEN now() END, updated_at = now()
-            WHERE id = $1 AND state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))
-            RETURNING state, max_attempts`,
-          [j.id, !k, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN, `unknown job kind "${j.kind}" / 未知的任务类型`],
-        );
-        const row = r.rows[0];
-        if (k && row?.state === 'queued') await this.sendWork(q, j.id, k, row.max_attempts);
-      });
-      this.log.info({ job: j.id, kind: j.kind }, 'lost job delivered again');
-    }
+  /** Jobs of workers that are gone, and deliveries fetched but never claimed, run again (liveness.ts). */
+  private recover(): Promise<void> {
+    return recoverJobs({ ...this.rowDeps, bossTable: this.bossTable, log: this.log });
   }
 
   /**
@@ -462,16 +358,5 @@ export class JobEngine {
     this.detachBoss();
     if (this.runsWorkers) await this.opts.db.query(`DELETE FROM work_worker WHERE id = $1`, [this.workerId]).catch(() => undefined);
     workersHere.delete(this.workerId);
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it lives, under another user
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
