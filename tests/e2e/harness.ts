@@ -142,7 +142,7 @@ function spawnServer(dataDir: string, port: number, onOutput: (text: string) => 
       // a test signs in "from" other addresses (X-Forwarded-For); the browser sends none, so its
       // requests come from 127.0.0.1 as before
       TRUST_PROXY: '1',
-      // the account ceiling at its floor, so the sign-in notice test reaches it with 25 attempts
+      // the account ceiling at its floor, so the sign-in notice test reaches it with 15 attempts
       LOGIN_ACCOUNT_CEILING: '10',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,7 +161,11 @@ async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-const TEMPLATE_PREFIX = 'bo-e2e-template-';
+/**
+ * Templates are kept per checkout (a hash of its path): the clean-up of old templates below never
+ * removes one that a run in another checkout (a CI clone beside a working tree) is copying from.
+ */
+const TEMPLATE_PREFIX = `bo-e2e-template-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}-`;
 
 /** What the seeded template depends on: the built server (its code, demo seed included), the migrations, the menu pages, this file. */
 function templateKey(): string {

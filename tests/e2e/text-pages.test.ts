@@ -279,11 +279,12 @@ describe('end to end', () => {
     await success().waitFor();
     const row = rows('intelligent_text.notice_list').filter({ hasText: title });
     await row.waitFor();
-    await row.locator('[data-action="push"]').click();
+    // (push may sit in the row's "more" menu: the list has four row actions)
+    await rowAction(page, row, 'push');
     await ok().click();
     // the push is a job (notification.push): the reply says it started, the row turns pushed by itself
     await page.locator('.ant-message-success', { hasText: '已开始推送' }).waitFor();
-    await row.locator('[data-action="repush"]').waitFor({ timeout: 60_000 });
+    await row.getByText('已推送', { exact: true }).waitFor({ timeout: 60_000 });
     const cells = await row.locator('td').allInnerTexts();
     const qty = Number(cells[4]);
     assert.ok(qty > 0, `push quantity: ${cells.join(' | ')}`);
