@@ -25,6 +25,9 @@ export async function waitList(page: Page, schemaId: string): Promise<Locator> {
   await table.waitFor({ timeout: 20_000 });
   await page.waitForLoadState('networkidle');
   await table.locator('.ant-spin-spinning, .ant-spin-blur').first().waitFor({ state: 'detached', timeout: 20_000 });
+  // the first answer has been drawn: rows, or the empty placeholder (the spinner may not have
+  // shown yet when the line above looked)
+  await table.locator('.ant-table-tbody tr.ant-table-row, .ant-table-tbody .ant-empty').first().waitFor({ timeout: 20_000 });
   await settle(page);
   return table;
 }
