@@ -48,6 +48,12 @@ export interface Registry {
   preload(names: Iterable<string>): Promise<void>;
   /** true when `name` renders without suspending (eager, or lazy and loaded) */
   isLoaded(name: string): boolean;
+  /**
+   * The widget's own component once its code is here (eager, or lazy and loaded), without the
+   * lazy wrapper; undefined otherwise. For callers that compile a schema once (list columns,
+   * Formily's components) and so may reach a widget's statics (`cell`, `column`).
+   */
+  loaded(name: string): ComponentType<Record<string, unknown>> | undefined;
   readonly strict: boolean;
 }
 
@@ -171,6 +177,7 @@ export function createRegistry(entries: readonly WidgetEntry[], options: Registr
       await Promise.all(wanted.map(load));
     },
     isLoaded: (name) => ready.has(name),
+    loaded: (name) => ready.get(name),
     strict,
   };
 }

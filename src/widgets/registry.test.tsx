@@ -7,7 +7,7 @@ import { createRegistry, UnknownWidgetError } from '../runtime/registry.js';
 import { prepareFormilySchema } from '../runtime/formily-schema.js';
 import { createSchemaLoader } from '../runtime/loader.js';
 import { WIDGET_NAMES } from '../contract/widget-names.js';
-import { createDefaultRegistry, defaultEntries } from './registry.js';
+import { createDefaultRegistry, defaultEntries, formilyComponents } from './registry.js';
 import { preloadSchemaWidgets, schemaWidgetNames } from './preload.js';
 import { createFakeEnv } from './testing/env.js';
 import { dirname, join } from 'node:path';
@@ -94,5 +94,28 @@ describe('widget registry', () => {
     await preloadSchemaWidgets(reg, { id: 'x', hash: 'h', schema: shopList, enums: {} });
     for (const n of names) expect(reg.isLoaded(n)).toBe(true);
     expect(reg.isLoaded('Upload')).toBe(false);
+  });
+});
+
+describe("Formily's components from the registry", () => {
+  it('hands over loaded widgets themselves (no wrapper per field) and never mutates a library export', async () => {
+    const reg = createDefaultRegistry();
+    const before = formilyComponents(reg) as Record<string, Record<string, unknown>>;
+    // not loaded yet: the lazy wrappers
+    expect(before.FormItem).not.toBe(undefined);
+    expect((before.FormItem as { displayName?: string }).displayName).toBe('Widget(FormItem)');
+    await reg.preload(['FormItem', 'Input', 'DatePicker', 'DatePicker.RangePicker', 'Select']);
+    const c = formilyComponents(reg) as Record<string, Record<string, unknown>>;
+    expect(c.FormItem).toBe(reg.loaded('FormItem'));
+    expect(c.Select).toBe(reg.loaded('Select'));
+    // a parent carrying its registered child as that member is used as is
+    expect(c.DatePicker).toBe(reg.loaded('DatePicker'));
+    expect(c.DatePicker.RangePicker).toBe(reg.loaded('DatePicker.RangePicker'));
+    // the bare Input has no TextArea: a copy of it (same forwardRef render) takes the child's wrapper
+    const input = reg.loaded('Input') as unknown as Record<string, unknown>;
+    expect(c.Input).not.toBe(input);
+    expect(c.Input.render).toBe(input.render);
+    expect(c.Input.TextArea).toBeDefined();
+    expect(input.TextArea).toBeUndefined();
   });
 });

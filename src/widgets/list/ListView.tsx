@@ -5,6 +5,7 @@ import { useContext, useEffect, useMemo, useRef, type Key } from 'react';
 import { useColumnSettings } from '../../runtime/column-settings.js';
 import { ParentReloadContext, useRuntime } from '../../runtime/context.js';
 import { nextSortKeys, useListController, type Row } from '../../runtime/controllers/use-list-controller.js';
+import { useStable } from '../../runtime/controllers/use-stable.js';
 import { useMemoryQuery, useUrlQuery, type QueryPort } from '../../runtime/query.js';
 import type { ListSchema, LoadedSchema } from '../../runtime/types.js';
 import { ActionButtons, ROW_LINKS_SHOWN } from '../actions/ActionButtons.js';
@@ -40,7 +41,8 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   useParentReload(embedded ? parent?.loads : undefined, ctl.refreshQuietly);
   useInspect({ query: query.values, params, total: ctl.total, rows: ctl.rows.slice(0, 20), filters: ctl.filters });
 
-  const shown = useMemo(() => visibleColumns(schema.columns, env, ctl.scope), [schema, env, ctl.scope]);
+  // by value: a selection or filter change that leaves the same columns visible keeps the compiled columns
+  const shown = useStable(useMemo(() => visibleColumns(schema.columns, env, ctl.scope), [schema, env, ctl.scope]));
   const keys = shown.map((c) => c.key);
   const defaultHidden = shown.filter((c) => c.defaultHidden).map((c) => c.key);
   const cols = useColumnSettings(user?.id, loaded.id, keys, defaultHidden);
@@ -60,26 +62,37 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
     }
     return widest;
   }, [schema.rowActions, ctl.rows, ctl.scope, env]);
-  const columns: ColumnsType<Row> = buildColumns(shown, {
-    env,
-    registry,
-    scope: ctl.scope,
-    settings: cols.settings,
-    order: cols.order,
-    sorter: ctl.sorter,
-    sorters: schema.data.sortParams ? undefined : ctl.sorters,
-  });
-  if (schema.rowActions?.length) {
-    columns.push({
+  // compiled once per schema version, locale, column settings and sort state (not per render):
+  // each column's cell function is built here, so a cell costs what a hand-written column's does
+  const { sorters } = ctl; // memoised by the controller: changes only with the sort state
+  const byParams = !!schema.data.sortParams;
+  const orderKey = cols.order.join(',');
+  const dataColumns = useMemo(
+    () =>
+      buildColumns(shown, {
+        env,
+        registry,
+        enums: loaded.enums,
+        settings: cols.settings,
+        order: orderKey.split(','),
+        sorter: { field: sorters[0]?.field, order: sorters[0]?.order },
+        sorters: byParams ? undefined : sorters,
+      }),
+    [shown, env, registry, loaded.enums, cols.settings, orderKey, sorters, byParams],
+  );
+  const { scope, refresh } = ctl;
+  const actionColumn = useMemo(() => {
+    if (!schema.rowActions?.length) return null;
+    const actions = schema.rowActions;
+    return {
       key: '__actions',
       title: env.t('runtime.list.actions'),
-      fixed: 'right',
+      fixed: 'right' as const,
       width: actionsWidth,
-      render: (_: unknown, row: Row) => (
-        <ActionButtons variant="link" actions={schema.rowActions} host={host({ ...ctl.scope, record: row, row })} />
-      ),
-    });
-  }
+      render: (_: unknown, row: Row) => <ActionButtons variant="link" actions={actions} host={{ env, scope: { ...scope, record: row, row }, refresh, openForm }} />,
+    };
+  }, [schema.rowActions, env, actionsWidth, scope, refresh, openForm]);
+  const columns: ColumnsType<Row> = useMemo(() => (actionColumn ? [...dataColumns, actionColumn] : dataColumns), [dataColumns, actionColumn]);
 
   const selection = schema.rowSelection
     ? {

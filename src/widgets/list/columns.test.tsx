@@ -19,7 +19,7 @@ describe('list columns', () => {
     const cols = buildColumns(spec, {
       env,
       registry: createDefaultRegistry(),
-      scope: {},
+      enums: {},
       settings: { order: [], hidden: [], widths: {} },
       order: spec.map((c) => c.key),
       sorter: {},
@@ -36,5 +36,51 @@ describe('list columns', () => {
     expect(a.props.href).toBe('/shops/7');
     a.props.onClick({ preventDefault: () => undefined });
     expect(env.navigate).toHaveBeenCalledWith('/shops/7');
+  });
+});
+
+describe('list columns compiled once', () => {
+  const enums = {
+    shop_env: { id: 'shop_env', items: [{ value: 1, label: { 'zh-CN': '生产', 'en-US': 'Production' }, color: 'green' }] },
+  } as never;
+  const specs = [
+    { key: 'env', title: 't.env', enum: 'shop_env' },
+    { key: 'test', title: 't.test', widget: 'BooleanText' },
+    { key: 'kind', title: 't.kind', widget: 'EnumTag', widgetProps: { options: [{ value: 'a', label: 'opt.a', color: 'blue' }] } },
+  ] as unknown as ColumnSpec[];
+
+  it('draws enum and yes/no cells as tags without a component per cell once their code is loaded', async () => {
+    const registry = createDefaultRegistry();
+    await registry.preload(['EnumTag', 'BooleanText']);
+    const cols = buildColumns(specs, { env, registry, enums, settings: { order: [], hidden: [], widths: {} }, order: specs.map((c) => c.key), sorter: {} });
+    const cell = (i: number, row: Record<string, unknown>) =>
+      (cols[i] as { render: (v: unknown, r: unknown) => unknown }).render(undefined, row) as ReactElement<{ color?: string; children?: unknown }>;
+    const tag = cell(0, { env: 1 });
+    // antd's Tag itself, not the EnumTag widget (nor its lazy wrapper)
+    expect(typeof tag.type).not.toBe('string');
+    expect((tag.type as { displayName?: string }).displayName).toBe('Tag');
+    expect(tag.props.color).toBe('green');
+    expect(tag.props.children).toBe('Production');
+    // a value matches by its string form, as the widget does; unknown values show themselves
+    expect(cell(0, { env: '1' }).props.children).toBe('Production');
+    expect(cell(0, { env: 9 }).props.children).toBe('9');
+    expect((cell(0, { env: null }) as ReactElement).type).toBe('span');
+    expect(cell(1, { test: 1 }).props.children).toBe('runtime.bool.yes');
+    expect(cell(1, { test: false }).props.children).toBe('runtime.bool.no');
+    // inline options (i18n keys) when no enum is named
+    expect(cell(2, { kind: 'a' }).props).toMatchObject({ color: 'blue', children: 'opt.a' });
+  });
+
+  it('falls back to the widget as a component while its code is not loaded', () => {
+    const cols = buildColumns(specs, {
+      env,
+      registry: createDefaultRegistry(),
+      enums,
+      settings: { order: [], hidden: [], widths: {} },
+      order: specs.map((c) => c.key),
+      sorter: {},
+    });
+    const el = (cols[0] as { render: (v: unknown, r: unknown) => unknown }).render(undefined, { env: 1 }) as ReactElement<{ value: unknown; enumId: string }>;
+    expect(el.props).toMatchObject({ value: 1, enumId: 'shop_env' });
   });
 });
