@@ -30,6 +30,14 @@ export interface PageResult {
   count?: number;
   error?: string;
   keys?: number[];
+  /**
+   * main-thread CPU of the page until its rows were in (Chromium's TaskDuration in thread ticks,
+   * read right after: HTML, script compile and run, style, layout) — unlike the wall clock,
+   * barely moved by other processes on a loaded machine
+   */
+  cpu?: number;
+  /** the script part of `cpu` (ScriptDuration, thread ticks) */
+  script?: number;
 }
 
 /**
@@ -48,10 +56,18 @@ export async function measurePage(
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     await page.goto(url);
     await page.waitForFunction(() => window.__bench?.done === true, null, { timeout: opts.timeoutMs ?? 60_000 });
+    const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+    const metric = (name: string) => metrics.find((m) => m.name === name)?.value;
     const result = (await page.evaluate(() => window.__bench)) as PageResult;
     if (result.error) return result;
+    const task = metric('TaskDuration');
+    const script = metric('ScriptDuration');
+    if (task !== undefined) result.cpu = task * 1000;
+    if (script !== undefined) result.script = script * 1000;
     if (opts.keys) result.keys = await typeKeys(page, opts.keys.selector, opts.keys.count);
     return result;
   } catch (err) {

@@ -36,6 +36,7 @@ const PAIRS: Pair[] = [
     metrics: [
       { id: 'render', what: 'render call → 100 rows in the DOM', pick: (r) => r.render, goal: LIST_GOAL },
       { id: 'navigation', what: 'navigation → 100 rows in the DOM', pick: (r) => r.navigation, goal: LIST_GOAL },
+      { id: 'cpu', what: 'main-thread CPU until the rows are in (thread ticks; steady under load)', pick: (r) => r.cpu, goal: LIST_GOAL },
     ],
   },
   {
@@ -45,7 +46,10 @@ const PAIRS: Pair[] = [
     baseline: 'virtual-antd',
     baselineLabel: "antd's own virtual Table, hand-written",
     query: '?rows=10000&page_size=10000&total=10000',
-    metrics: [{ id: 'render', what: 'render call → first screen of rows in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 300, on: 'value' } }],
+    metrics: [
+      { id: 'render', what: 'render call → first screen of rows in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 300, on: 'value' } },
+      { id: 'cpu', what: 'main-thread CPU until the first screen of rows is in (thread ticks)', pick: (r) => r.cpu, goal: { op: '<=', value: 1, on: 'ratio' } },
+    ],
   },
   {
     id: 'console.form',
@@ -57,6 +61,7 @@ const PAIRS: Pair[] = [
     keys: { selector: '.ant-formily-item input.ant-input', count: 20 },
     metrics: [
       { id: 'render', what: 'render call → 300 fields in the DOM', pick: (r) => r.render, goal: { op: '<=', value: 1.1, on: 'ratio' } },
+      { id: 'cpu', what: 'main-thread CPU until the 300 fields are in (thread ticks)', pick: (r) => r.cpu, goal: { op: '<=', value: 1.05, on: 'ratio' } },
       { id: 'keystroke', what: 'keystroke → next frame (median of 20 keys)', pick: (r) => median(r.keys ?? []) ?? undefined, goal: { op: '<=', value: 16, on: 'value' } },
     ],
   },
@@ -101,6 +106,7 @@ async function runPair(ctx: SuiteContext, browser: Browser, origin: string, p: P
         ours: vals(s.ours).map((v) => round(v)),
         baseline: vals(s.base).map((v) => round(v)),
         commits: { ours: s.ours.map((r) => r.commits), baseline: s.base.map((r) => r.commits) },
+        script: { ours: s.ours.map((r) => round(r.script)), baseline: s.base.map((r) => round(r.script)) },
         errors: errs.slice(0, 3),
       },
     };

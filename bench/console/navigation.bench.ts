@@ -7,6 +7,7 @@ import { failed, ratioOf, type Figure, type Goal, type Suite, type SuiteContext 
 import { median, quantile, round } from '../lib/stats.js';
 import { appServer, signIn } from './app-server.js';
 import { LIST_ROUTE } from './bundle.bench.js';
+import { measureMenuClicks } from './menu-click.js';
 
 /**
  * Navigation to rows ("speed a person feels", issue 14): every list page of the menu — a
@@ -114,11 +115,15 @@ export const navigationSuite: Suite = {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
     await context.addInitScript({ content: WATCH_ROWS });
     const samples = new Map<string, Sample[]>(pages.map((p) => [p.path, []]));
+    const clicks: Figure[] = [];
     try {
       const first = await context.newPage();
       await first.goto(`${origin}/login`);
       await signIn(first, { email: data.adminEmail, password: data.adminPassword });
       await first.close();
+      // in-app navigation (menu-click.ts): one tab, a first visit and revisits of every page
+      if (ctx.wants('nav.click')) clicks.push(...(await measureMenuClicks(ctx, context, origin, shop, pages, ctx.smoke ? 2 : rounds + 1)));
+      if (!ctx.wants('nav.list')) return clicks;
       // one load of the shop list first, not counted: the shared chunks and the session's lookups are then cached
       await measureOnce(context, `${origin}${shop.path}`);
       ctx.log(`nav: ${pages.length} list pages × ${rounds} rounds`);
@@ -177,6 +182,6 @@ export const navigationSuite: Suite = {
       },
     ];
     if (broken.length) figures.push(failed('nav.list.all', 'every list page reached its rows', 'x', brokenNote.slice(2)));
-    return figures;
+    return [...figures, ...clicks];
   },
 };

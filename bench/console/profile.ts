@@ -12,7 +12,7 @@ interface CpuNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface CpuProfile {
+export interface CpuProfile {
   nodes: CpuNode[];
   samples: number[];
   timeDeltas: number[];
@@ -45,7 +45,7 @@ export async function profilePage(browser: Browser, url: string, outDir: string,
   }
 }
 
-function summarise(p: CpuProfile): Omit<ProfileSummary, 'file'> {
+export function summarise(p: CpuProfile): Omit<ProfileSummary, 'file'> {
   const self = new Map<number, number>();
   p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000));
   const byFn = new Map<string, { fn: string; where: string; selfMs: number }>();
