@@ -26,13 +26,21 @@ export async function parseDocx(bytes: Uint8Array, zip: ZipLimits): Promise<Pars
 type SheetReader = ExcelJS.stream.xlsx.WorksheetReader & { name?: string };
 
 function reader(bytes: Uint8Array): ExcelJS.stream.xlsx.WorkbookReader {
-  return new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+  const r = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
     entries: 'ignore',
   });
+  // exceljs reads a sheet as soon as its shared strings and relations are in, and then looks the
+  // sheet's name up in the workbook model — which it has only once xl/workbook.xml was read. In
+  // a file whose zip holds workbook.xml after the sheets (zip entry order is the writer's choice:
+  // exceljs's own writer varies it) that look-up threw "Cannot read properties of undefined
+  // (reading 'sheets')". An empty model until then: such a sheet is read, just without its name.
+  const m = r as unknown as { model?: { sheets?: unknown[] } };
+  m.model ??= { sheets: [] };
+  return r;
 }
 
 const cellText = (c: ExcelJS.Cell): string => String(c.text ?? '').trim();

@@ -1,5 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { zip } from '../../ai/parse/test-fixtures.js';
 import { AppError } from '../../http/errors.js';
 import { readSheet } from './sheet.js';
 
@@ -46,8 +48,49 @@ describe('readSheet', () => {
     expect((await readSheet('c.xlsx', data, 100)).length).toBe(30);
   });
 
+  it('XLSX: a zip that holds xl/workbook.xml after the sheets is read too (the entry order is the writer’s)', { timeout: 30_000 }, async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('p');
+    ws.addRow(['Group', 'Name']);
+    for (let i = 0; i < 5; i++) ws.addRow([`g${i}`, `item ${i}`]);
+    const entries = await unzipEntries(Buffer.from(await wb.xlsx.writeBuffer()));
+    // shared strings and relations first, then the sheets, then the workbook
+    const last = entries.filter((e) => e.name === 'xl/workbook.xml');
+    const sheets = entries.filter((e) => /^xl\/worksheets\/sheet\d+\.xml$/.test(e.name));
+    expect(last).toHaveLength(1);
+    expect(sheets).toHaveLength(1);
+    const reordered = await zip([...entries.filter((e) => !last.includes(e) && !sheets.includes(e)), ...sheets, ...last]);
+    const rows = await readSheet('late.xlsx', reordered, 100);
+    expect(rows).toHaveLength(5);
+    expect(rows[4]).toEqual({ group: 'g4', name: 'item 4' });
+  });
+
   it('other extensions and unreadable workbooks are 40001 on file', { timeout: 30_000 }, async () => {
     expect(await fieldError(readSheet('p.txt', Buffer.from('x'), 10))).toContain('.csv or .xlsx');
     expect(await fieldError(readSheet('p.xlsx', Buffer.from('not a zip'), 10))).toContain('cannot be read');
   });
 });
+
+/** Every entry of a zip, in its order (yauzl, as the server reads zips). */
+function unzipEntries(buf: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => {
+      if (err || !z) return reject(err);
+      const out: Array<{ name: string; data: Buffer }> = [];
+      z.on('entry', (e: yauzl.Entry) =>
+        z.openReadStream(e, (e2, rs) => {
+          if (e2 || !rs) return reject(e2);
+          const parts: Buffer[] = [];
+          rs.on('data', (b: Buffer) => parts.push(b));
+          rs.on('end', () => {
+            out.push({ name: e.fileName, data: Buffer.concat(parts) });
+            z.readEntry();
+          });
+        }),
+      );
+      z.on('end', () => resolve(out));
+      z.on('error', reject);
+      z.readEntry();
+    });
+  });
+}
