@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { Figure, Goal, SuiteContext } from '../lib/result.js';
 import { median, quantile, round } from '../lib/stats.js';
-import type { ListPage } from './navigation.bench.js';
+import type { ListPage } from './list-pages.js';
 
 /**
  * In-app navigation (issue 23): a person moving through the menu of an open console. One tab,

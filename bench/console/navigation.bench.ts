@@ -1,13 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { flattenManifest } from '../../src/contract/permission-manifest.js';
-import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { failed, ratioOf, type Figure, type Goal, type Suite, type SuiteContext } from '../lib/result.js';
 import { median, quantile, round } from '../lib/stats.js';
 import { appServer, signIn } from './app-server.js';
 import { LIST_ROUTE } from './bundle.bench.js';
+import { menuListPages, type ListPage } from './list-pages.js';
 import { measureMenuClicks } from './menu-click.js';
+
+export { menuListPages, type ListPage };
 
 /**
  * Navigation to rows ("speed a person feels", issue 14): every list page of the menu — a
@@ -22,32 +21,6 @@ import { measureMenuClicks } from './menu-click.js';
  * other pages once, the goal not judged.
  */
 export const NAV_GOAL_RATIO = 1.2;
-
-export interface ListPage {
-  path: string;
-  key: string;
-  title: string;
-  schema: string;
-}
-
-/** The menu's list pages, in menu order. */
-export function menuListPages(root: string): ListPage[] {
-  const kinds = new Map<string, { id: string; kind: string }>();
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.json')) {
-        const s = JSON.parse(fs.readFileSync(p, 'utf8')) as { id?: string; kind?: string; routes?: string[] };
-        for (const r of s.routes ?? []) kinds.set(r, { id: s.id ?? p, kind: s.kind ?? '' });
-      }
-    }
-  };
-  walk(path.join(root, 'schemas/pages'));
-  return flattenManifest(diskPermissionTree())
-    .filter((e) => e.node.type === 2 && !e.node.hidden && e.path && kinds.get(e.path)?.kind === 'list')
-    .map((e) => ({ path: e.path!, key: `${e.module}.${e.node.key}`, title: e.node.title['en-US'], schema: kinds.get(e.path!)!.id }));
-}
 
 /**
  * Installed before any page script: notes (performance.now(), i.e. ms since navigation start)
