@@ -14,6 +14,7 @@
 import { writeAudit } from '../../auth/audit.js';
 import { TrainerError } from '../../ai/finetune/client.js';
 import { databaseUnavailable } from '../../db/unavailable.js';
+import { pause } from '../../jobs/clock.js';
 import type { Db } from '../../db/db.js';
 import { JobCancelled, JobInterrupted, PermanentJobError, type JobContext, type JobKind } from '../../jobs/types.js';
 import { LEASE_LIVE, RUN_AREAS, TRAIN_KIND, runTitle, type RunJobData } from './run-start.js';
@@ -64,19 +65,6 @@ async function end(ctx: JobContext<RunJobData>, taskId: number, outcome: 'succee
   });
 }
 
-/** Waits `ms`, or less when the job is cancelled or the process stops. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 async function follow(ctx: JobContext<RunJobData>, task: TrainTask): Promise<unknown> {
   const { db } = ctx;
   const me = ctx.job.id;
@@ -120,7 +108,7 @@ async function follow(ctx: JobContext<RunJobData>, task: TrainTask): Promise<unk
     }
     await ctx.checkpoint();
     if (Date.now() > until) return { steps, continued: await handOver(ctx, task) };
-    if (wait) await sleep(wait, ctx.signal);
+    if (wait) await pause(wait, ctx.signal);
     await ctx.checkpoint();
   }
 }
