@@ -36,7 +36,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     fileParallelism: true,
-    maxWorkers: 2,
+    // two by default (2 cores); npm test gives the PostgreSQL step three (API_WORKERS): a fifth of
+    // its file time is waiting — outages, partitions, campaign ticks — that a third file fills
+    maxWorkers: Math.max(1, Number(process.env.API_WORKERS) || 2),
     pool: 'forks',
     sequence: { sequencer: sequencerFor(onPg ? 'api-postgres' : 'api-pglite') },
   },

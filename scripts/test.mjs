@@ -3,7 +3,8 @@
 // starts when the steps it needs have passed and the machine has room for it (each step says how
 // many cores it keeps busy; the room is CORES + 2, since no step keeps its cores busy all the
 // time). On 2 cores: the static checks and the build together, then unit + API on PGlite, then
-// API on PostgreSQL + the browser tests, then soak + bench smoke.
+// API on PostgreSQL + the browser tests, the soak once the API steps are done, then the bench smoke
+// alone.
 //
 // The API files that depend on the database engine (`// @db both`) run on PGlite and, with
 // TEST_DATABASE_URL, on PostgreSQL; the others run once, on PostgreSQL when it is there
@@ -61,14 +62,18 @@ const steps = [
     runner: 'api-pglite',
   },
 ];
-if (pg) steps.push({ name: 'api (PostgreSQL)', args: ['run', 'test:api', '--', ...vitestJson('api-postgres')], cores: 2, needs: ['build'], runner: 'api-postgres' });
+if (pg) steps.push({ name: 'api (PostgreSQL)', args: ['run', 'test:api', '--', ...vitestJson('api-postgres')], cores: 2, needs: ['build'], env: { API_WORKERS: process.env.API_WORKERS ?? '3' }, runner: 'api-postgres' });
 steps.push({ name: 'e2e (Chromium)', args: ['run', 'test:e2e'], cores: 2, needs: ['build'], runner: 'e2e' });
 const last = { needs: ['build'], after: steps.filter((s) => s.name.startsWith('api') || s.name.startsWith('e2e')).map((s) => s.name) };
+// the soak asserts no error and no memory growth, not a speed: it may share the machine with the
+// browser tests' tail (the API steps end first), so only the bench, whose figures are ratios, runs alone
+const afterApi = { needs: ['build'], after: steps.filter((s) => s.name.startsWith('api')).map((s) => s.name) };
 if (!flag('--no-soak')) {
-  steps.push(full ? { name: 'soak (10 min)', args: ['run', 'soak'], cores: 2, ...last } : { name: 'soak (60 s)', args: ['run', 'soak', '--', '--minutes', '1'], cores: 2, ...last });
+  steps.push(full ? { name: 'soak (10 min)', args: ['run', 'soak'], cores: 2, ...last } : { name: 'soak (60 s)', args: ['run', 'soak', '--', '--minutes', '1'], cores: 2, ...afterApi });
 }
 if (!flag('--no-bench')) {
-  steps.push(full ? { name: 'bench (full)', args: ['run', 'bench'], cores: 2, ...last } : { name: 'bench smoke', args: ['run', 'bench', '--', '--smoke'], cores: 2, ...last });
+  const alone = { ...last, after: [...last.after, ...steps.filter((s) => s.name.startsWith('soak')).map((s) => s.name)] };
+  steps.push(full ? { name: 'bench (full)', args: ['run', 'bench'], cores: 2, ...alone } : { name: 'bench smoke', args: ['run', 'bench', '--', '--smoke'], cores: 2, ...alone });
 }
 
 const only = argv.filter((a) => !a.startsWith('--'));
