@@ -6,6 +6,8 @@
  * returned: table body cells, descriptions' values, inputs' values, the session and transcript
  * panes, the picked shop names in selects.
  *
+ * On each page of both walks the layout check (./layout-check.ts) runs at 1440×900 and 1280×800:
+ * no console text cut, no column title broken mid-word, no column under a fixed one.
  * The menu pages come from the route table the console is built from (like tests/e2e/a11y-walk.ts).
  * Run: node --import tsx --test tests/e2e/language.test.ts
  */
@@ -17,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
 import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { ROOT, settle, startHarness, visit, type Harness } from './harness.js';
+import { layoutAtBothSizes } from './layout-check.js';
 
 const MENU_PAGES = flattenRoutes(buildRouteConfig(() => undefined, diskPermissionTree()))
   .filter((e) => e.path && !e.hidden && !e.path.includes(':'))
@@ -108,6 +111,8 @@ after(async () => {
 });
 
 const HAN = /\p{Script=Han}/u;
+/** the layout check's findings of both walks (./layout-check.ts), asserted after them */
+const layout: string[] = [];
 
 describe('both languages on every menu page', () => {
   it(`English: no Chinese outside user data on ${MENU_PAGES.length} pages`, async () => {
@@ -121,6 +126,7 @@ describe('both languages on every menu page', () => {
       const text = await chromeText(page);
       lines += text.length;
       for (const line of text) if (HAN.test(line)) found.push(`${p}: ${line.slice(0, 80)}`);
+      layout.push(...(await layoutAtBothSizes(page, `${p} (en-US)`, DATA)));
     }
     assert.ok(lines > MENU_PAGES.length * 5, `the pages showed their own text (${lines} lines)`);
     assert.equal(found.length, 0, [...new Set(found)].join('\n'));
@@ -133,7 +139,12 @@ describe('both languages on every menu page', () => {
     for (const p of MENU_PAGES) {
       await visit(page, p);
       for (const line of await chromeText(page)) if (english.has(line)) found.push(`${p}: ${line.slice(0, 80)}`);
+      layout.push(...(await layoutAtBothSizes(page, `${p} (zh-CN)`, DATA)));
     }
     assert.equal(found.length, 0, [...new Set(found)].join('\n'));
+  });
+
+  it('no console text cut, no column title broken mid-word, no column under a fixed one: every menu page, both languages, 1440×900 and 1280×800', () => {
+    assert.ok(layout.length === 0, `${layout.length} layout problems:\n${layout.join('\n')}`);
   });
 });

@@ -93,6 +93,14 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
     };
   }, [schema.rowActions, env, actionsWidth, scope, refresh, openForm]);
   const columns: ColumnsType<Row> = useMemo(() => (actionColumn ? [...dataColumns, actionColumn] : dataColumns), [dataColumns, actionColumn]);
+  // the table is as wide as its columns (a column without a width counts 120 px or its title's
+  // floor, the selection
+  // 32; a schema's scrollX is a floor): on a narrow window it scrolls, so no column is squeezed
+  // below its width or ends up under the fixed action column
+  const tableWidth = useMemo(
+    () => columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : Math.max(120, c.minWidth ?? 0)), schema.rowSelection ? 32 : 0),
+    [columns, schema.rowSelection],
+  );
 
   const selection = schema.rowSelection
     ? {
@@ -132,7 +140,7 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
         dataSource={ctl.rows}
         rowSelection={selection}
         virtual={ctl.virtual}
-        scroll={ctl.virtual ? { x: schema.scrollX ?? 1200, y: 600 } : schema.scrollX ? { x: schema.scrollX } : undefined}
+        scroll={ctl.virtual ? { x: schema.scrollX ?? 1200, y: 600 } : { x: Math.max(schema.scrollX ?? 0, tableWidth) }}
         expandable={childrenKey ? { childrenColumnName: childrenKey } : undefined}
         locale={schema.emptyText ? { emptyText: env.t(schema.emptyText) } : undefined}
         pagination={

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ColumnSpec } from '../../runtime/types.js';
 import { createDefaultRegistry } from '../registry.js';
-import { buildColumns } from './columns.js';
+import { buildColumns, titleFloor } from './columns.js';
 
 const env = { t: (k: string) => k, locale: 'en-US', can: () => true, navigate: vi.fn() } as unknown as RuntimeEnv;
 const spec = [
@@ -82,5 +82,20 @@ describe('list columns compiled once', () => {
     });
     const el = (cols[0] as { render: (v: unknown, r: unknown) => unknown }).render(undefined, { env: 1 }) as ReactElement<{ value: unknown; enumId: string }>;
     expect(el.props).toMatchObject({ value: 1, enumId: 'shop_env' });
+  });
+
+  it('widens a column so no word of its title breaks mid-word (a Latin word; Chinese breaks between characters)', () => {
+    const specs = [
+      { key: 'a', title: 'Interruptions', width: 60, sorter: true },
+      { key: 'b', title: '中断次数', width: 60 },
+      { key: 'c', title: 'Conversation' },
+    ] as unknown as ColumnSpec[];
+    const cols = buildColumns(specs, { env, registry: createDefaultRegistry(), enums: {}, settings: { order: [], hidden: [], widths: {} }, order: ['a', 'b', 'c'], sorter: {} });
+    const [a, b, c] = cols as Array<{ width?: number; minWidth?: number }>;
+    expect(a.width).toBe(titleFloor('Interruptions', true));
+    expect(a.width).toBeGreaterThan(60);
+    expect(b.width).toBe(60);
+    expect(c.width).toBeUndefined();
+    expect(c.minWidth).toBe(titleFloor('Conversation', false));
   });
 });

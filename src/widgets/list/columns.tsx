@@ -1,3 +1,4 @@
+import { theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { createElement } from 'react';
 import { isShown } from '../../runtime/actions.js';
@@ -60,6 +61,34 @@ function compileCell(c: ColumnSpec, i: number, ctx: ColumnContext): ColumnCell {
   return (value, record) => createElement(Comp, { ...props, value, record, enumId: c.enum });
 }
 
+/** A canvas 2D context to measure column titles with (none in jsdom: an estimate is used there). */
+let measurer: CanvasRenderingContext2D | null | undefined;
+const measured = new Map<string, number>();
+/** Width in px of `word` in a column title's font (antd: 600 weight, 14 px, its font family). */
+function wordWidth(word: string): number {
+  let w = measured.get(word);
+  if (w !== undefined) return w;
+  if (measurer === undefined) {
+    measurer = typeof document === 'undefined' ? null : (document.createElement('canvas').getContext?.('2d') ?? null);
+    // antd's own font (the page's body keeps the browser default, which is not what titles use)
+    if (measurer) measurer.font = `600 14px ${theme.getDesignToken().fontFamily}`;
+  }
+  w = measurer ? Math.ceil(measurer.measureText(word).width) : word.length * 9;
+  measured.set(word, w);
+  return w;
+}
+
+/**
+ * The narrowest a column may be so that no word of its title breaks in the middle ("accurac/y"):
+ * its longest Latin word, the cell's padding (16 px a side) and the sort arrows when it sorts.
+ * Chinese titles break between characters, which reads fine, so they set no floor.
+ */
+export function titleFloor(title: string, sorts: boolean): number {
+  const words = title.match(/[A-Za-z][A-Za-z0-9'’-]*/g);
+  if (!words) return 0;
+  return Math.max(...words.map(wordWidth)) + 32 + (sorts ? 26 : 0) + 2;
+}
+
 export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext): ColumnsType<Row> {
   const byKey = new Map(columns.map((c, i) => [c.key, { c, i }]));
   return ctx.order
@@ -68,11 +97,14 @@ export function buildColumns(columns: readonly ColumnSpec[], ctx: ColumnContext)
       const { c, i } = byKey.get(k)!;
       const read = pathReader(c.dataIndex ?? c.key);
       const cell = compileCell(c, i, ctx);
+      const title = ctx.env.t(c.title);
+      const width = ctx.settings.widths[c.key] ?? c.width;
       return {
         key: c.key,
-        title: ctx.env.t(c.title),
+        title,
         dataIndex: (c.dataIndex ?? c.key).split('.'),
-        width: ctx.settings.widths[c.key] ?? c.width,
+        // a column without a width takes what is left; its floor counts in the table's width (ListView)
+        ...(width === undefined ? { minWidth: titleFloor(title, !!c.sorter) || undefined } : { width: Math.max(width, titleFloor(title, !!c.sorter)) }),
         fixed: c.fixed,
         align: c.align,
         ellipsis: c.ellipsis,
