@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHAPE_LIMITS, shapeProblem } from './json-shape.js';
+import { SHAPE_LIMITS, ShapeScanner, shapeProblem } from './json-shape.js';
 
 const deep = (n: number, inner = '1') => '{"a":'.repeat(n) + inner + '}'.repeat(n);
 
@@ -26,6 +26,30 @@ describe('JSON shape limits on the raw text', () => {
     const long = shapeProblem(`{"name":"ok","items":[{"text":"${'x'.repeat(SHAPE_LIMITS.maxString + 1)}"}]}`);
     expect(long?.field).toBe('items.0.text');
     expect(shapeProblem(`{"${'k'.repeat(SHAPE_LIMITS.maxString + 1)}":1}`)?.field).toBe('body');
+  });
+
+  it('gives the same answer however the body is cut into chunks (escapes, keys and characters split)', () => {
+    const limits = { maxDepth: 4, maxArray: 3, maxKeys: 3, maxString: 5 };
+    const texts = [
+      '{"k\\"ey":[1,2,{"x":"q\\"[,"}],"b":{"c":[[[]]]}}',
+      '{"名前":"ab中文","list":[1,2,3,4]}',
+      '{"a":{"b":{"c":{"d":{"e":1}}}}}',
+      '{"long":"abcdef"}',
+      '{"a":1,"b":2,"c":3,"d":4}',
+      '[[],[],[]]',
+    ];
+    for (const t of texts) {
+      const whole = shapeProblem(t, limits);
+      const bytes = Buffer.from(t, 'utf8');
+      for (let cut = 1; cut < bytes.length; cut++) {
+        const sc = new ShapeScanner(limits);
+        sc.feed(bytes.subarray(0, cut));
+        expect(sc.feed(bytes.subarray(cut)), `${t} cut at ${cut}`).toEqual(whole);
+      }
+    }
+    expect(shapeProblem(texts[1], limits)).toEqual({ field: 'list', message: 'has more than 3 items / 超过 3 项' });
+    expect(shapeProblem('{"名前":"ab中文x"}', limits)).toBeNull();
+    expect(shapeProblem('{"名前":"ab中文xy"}', limits)?.field).toBe('名前');
   });
 
   it('reads a 16 MB body in one pass', () => {

@@ -133,7 +133,7 @@ describe('role create / update beyond the ceiling', () => {
     expectRefused(await actor.post('role/delete', { id: superRoleId }), /super-admin role/);
     expect(await keysOf(actor)).toEqual(before);
     // renaming a bigger role without touching its keys gains nothing and is allowed (taking keys it
-    // lacks away from a bigger role is refused: tests/api/ceiling-completed.test.ts)
+    // lacks away from a bigger role is refused: the ceiling rows of tests/api/matrix.test.ts)
     const renamed = await actor.post('role/update', { id: bigRoleId, name: 'Big text role (renamed)' });
     expect(renamed.body.code, renamed.body.msg).toBe(10000);
   });

@@ -17,6 +17,9 @@
  * - routes of the ingestion API (`access: { service }`, a bearer service token) refuse every
  *   persona with 20001: a console session, even the super admin's, is not a service token
  *   (tests/api/ingest.test.ts calls them with tokens).
+ * - the privilege ceiling's rows (issue 25): role/update takes away only keys the editor holds;
+ *   service-token/create grants only scopes whose page key the minter holds and shops that exist;
+ *   every ingestion route, with a token limited to a shop, writes that shop only.
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +34,8 @@ import { ApiClient, quickHash, startServer, type ApiResponse, type TestServer } 
 import { FAR_ID, example } from './fuzz/arbitraries.js';
 import { changedTables, installWriteLog, tableChecksums, type WriteLog } from './fuzz/db-watch.js';
 import { multipart, postForm } from './business/helpers.js';
+import { INGEST_SCOPES } from '../../server/auth/service-tokens.js';
+import { SCOPE_KEYS, ServiceTokenKeys } from '../../server/routes/service-tokens.js';
 
 const MODULE = 'intelligent_voice';
 const MODULE_KEYS = [MODULE, ...flattenManifest(diskPermissionTree()).filter((e) => e.module === MODULE).map((e) => `${e.module}.${e.node.key}`)];
@@ -199,4 +204,105 @@ describe('permission matrix: every route × anonymous, no role, one module, supe
     }
     expect(wrong).toEqual([]);
   }, 300_000);
+});
+
+/**
+ * The privilege ceiling's rows of the matrix (issue 25, server/auth/ceiling.ts): on these routes
+ * the answer depends on what the request hands out or takes away, not only on the route's key.
+ * Each row: who acts, what it asks, the code it gets; every refusal is 40003 (audited
+ * `forbidden`) or 40001 naming the field, and changes nothing. The ingestion rows come from the
+ * route table (every `access: { service }` route), like the rest of the matrix.
+ */
+describe('permission matrix: the ceiling — keys taken away, keys and shops granted, shops written', () => {
+  const ROLE_KEYS = ['admin_center', 'admin_center.admin.permission.role', 'admin_center.admin.permission.role.update'];
+  const permIds = async (where: string, params: unknown[] = []): Promise<number[]> =>
+    (await s.db.query<{ id: number }>(`SELECT id FROM permissions p WHERE ${where} ORDER BY id`, params)).rows.map((r) => r.id);
+  const rolePerms = async (roleId: number): Promise<number[]> =>
+    (await s.db.query<{ id: number }>('SELECT permission_id AS id FROM role_permissions WHERE role_id = $1 ORDER BY 1', [roleId])).rows.map((r) => r.id);
+  const forbidden = async () => (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_logs WHERE action = 'forbidden'`)).rows[0].n;
+  const tokenCount = async () => (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM service_token')).rows[0].n;
+
+  it('role/update: an editor holding one module takes away only keys it holds; the super admin any', async () => {
+    const editor = await s.loginWithKeys([...ROLE_KEYS, ...MODULE_KEYS]);
+    const held = await permIds(`p.module = $1`, [MODULE]);
+    const other = await permIds(`p.module <> $1 AND p.module <> 'admin_center'`, [MODULE]);
+    const bigger = async () => (await s.db.query<{ id: number }>('INSERT INTO roles (name) SELECT $1 RETURNING id', [`matrix bigger ${randomBytes(3).toString('hex')}`])).rows[0].id;
+    const rows: Array<{ row: string; actor: ApiClient; keep: (all: number[]) => number[]; want: number }> = [
+      { row: 'strips the keys of other modules (keeps its own)', actor: editor, keep: () => held, want: 40003 },
+      { row: 'empties the role', actor: editor, keep: () => [], want: 40003 },
+      { row: 'takes away one key of another module', actor: editor, keep: (all) => all.filter((id) => id !== other[0]), want: 40003 },
+      { row: 'takes away one key it holds', actor: editor, keep: (all) => all.filter((id) => id !== held[held.length - 1]), want: 10000 },
+      { row: 'super admin empties the role', actor: who['super admin'].client, keep: () => [], want: 10000 },
+    ];
+    const wrong: string[] = [];
+    for (const { row, actor, keep, want } of rows) {
+      const role = await bigger();
+      await s.db.query('INSERT INTO role_permissions (role_id, permission_id) SELECT $1, unnest($2::int[])', [role, [...held, ...other]]);
+      const before = await rolePerms(role);
+      const audits = await forbidden();
+      const r = await actor.post('role/update', { id: role, permission_ids: keep(before) });
+      const after = await rolePerms(role);
+      if (r.body.code !== want) wrong.push(`${row}: ${r.body.code} ${r.body.msg} (expected ${want})`);
+      if (want === 40003 && (after.join() !== before.join() || (await forbidden()) !== audits + 1)) wrong.push(`${row}: refused but the role changed or no audit row`);
+      if (want === 40003 && !/^you cannot remove permissions you do not hold yourself: /.test(r.body.msg)) wrong.push(`${row}: ${r.body.msg}`);
+      if (want === 10000 && after.join() !== keep(before).join()) wrong.push(`${row}: accepted but the role holds ${after.length} keys`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('service-token/create: every scope needs its page key, every shop must exist; the super admin mints any', async () => {
+    const realShop = (await s.db.query<{ id: number }>('SELECT min(id) AS id FROM shop')).rows[0].id;
+    const wrong: string[] = [];
+    for (const scope of INGEST_SCOPES) {
+      const minter = await s.loginWithKeys([ServiceTokenKeys.page, ServiceTokenKeys.create, SCOPE_KEYS[scope]]);
+      const other = INGEST_SCOPES.find((x) => x !== scope && SCOPE_KEYS[x] !== SCOPE_KEYS[scope])!;
+      const rows: Array<[string, Record<string, unknown>, number, string?]> = [
+        [`a scope beyond its keys (${other})`, { scopes: [scope, other] }, 40003, SCOPE_KEYS[other]],
+        ['a shop that does not exist', { scopes: [scope], shop_ids: [realShop, FAR_ID] }, 40001, 'shop_ids'],
+        ['its own scope, limited to a shop', { scopes: [scope], shop_ids: [realShop] }, 10000],
+      ];
+      for (const [row, body, want, named] of rows) {
+        const n = await tokenCount();
+        const r = await minter.post('service-token/create', { name: `matrix ${scope}`, ...body });
+        const where = `${scope}: ${row}`;
+        if (r.body.code !== want) wrong.push(`${where}: ${r.body.code} ${r.body.msg} (expected ${want})`);
+        if (want === 40003 && !String(r.body.msg).includes(named!)) wrong.push(`${where}: the refusal does not name ${named}`);
+        if (want === 40001 && r.body.data?.errors?.[0]?.field !== named) wrong.push(`${where}: the refusal names ${JSON.stringify(r.body.data)}`);
+        if ((await tokenCount()) !== n + (want === 10000 ? 1 : 0)) wrong.push(`${where}: ${want === 10000 ? 'no token stored' : 'refused but a token was stored'}`);
+        if (want === 10000 && (r.body.data.scopes.join() !== scope || r.body.data.shop_ids.join() !== String(realShop))) wrong.push(`${where}: minted ${JSON.stringify(r.body.data)}`);
+      }
+    }
+    const all = await who['super admin'].client.post('service-token/create', { name: 'matrix all', scopes: [...INGEST_SCOPES] });
+    if (all.body.code !== 10000) wrong.push(`super admin, every scope: ${all.body.code} ${all.body.msg}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every ingestion route: a token limited to a shop writes that shop only, an unlimited one every shop', async () => {
+    const admin = who['super admin'].client;
+    const shopA = (await admin.ok('POST', 'shop/create', { name: 'Matrix shop A', type: 1 })).id as number;
+    const shopB = (await admin.ok('POST', 'shop/create', { name: 'Matrix shop B', type: 1 })).id as number;
+    const service = routes.filter((r) => keysOf(r) === 'service');
+    expect(service.length).toBe(INGEST_SCOPES.length);
+    const wrong: string[] = [];
+    for (const r of service) {
+      const scope = (r.access as { service: string }).service;
+      const schema = (r.body as { properties: { records: { items: Record<string, unknown> } } }).properties.records.items['x-record-schema'] as Parameters<typeof example>[0];
+      const record = (shop: number) => ({ ...(example(schema, '', shop) as object), shop_id: shop, external_id: `matrix-${randomBytes(4).toString('hex')}` });
+      const limited = await admin.ok('POST', 'service-token/create', { name: `matrix ${scope} of A`, scopes: [scope], shop_ids: [shopA] });
+      const every = await admin.ok('POST', 'service-token/create', { name: `matrix ${scope} of all`, scopes: [scope] });
+      for (const [row, token, want] of [
+        ['limited to A', limited.token as string, ['created', 'rejected']],
+        ['every shop', every.token as string, ['created', 'created']],
+      ] as const) {
+        const res = await s.anon().request('POST', routeUrl(r), { body: { records: [record(shopA), record(shopB)] }, headers: { authorization: `Bearer ${token}`, 'x-lang': 'en-US' } });
+        const results = (res.body.data?.results ?? []) as Array<{ status: string; errors?: Array<{ field: string; message: string }> }>;
+        const got = results.map((x) => x.status);
+        if (got.join() !== want.join()) wrong.push(`${routeUrl(r)} ${row}: ${res.body.code} ${JSON.stringify(results).slice(0, 300)}`);
+        else if (want[1] === 'rejected' && JSON.stringify(results[1].errors) !== JSON.stringify([{ field: 'shop_id', message: 'this service token may not write to this shop' }])) {
+          wrong.push(`${routeUrl(r)} ${row}: rejected on ${JSON.stringify(results[1].errors)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });
