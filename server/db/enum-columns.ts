@@ -16,6 +16,7 @@ export const ENUM_COLUMNS: Partial<Record<EnumId, readonly string[]>> = {
   currency: ['plan.currency', 'plan_order.currency'],
   doc_learn_status: ['learn_doc.status'],
   env: ['shop.env'],
+  file_storage: ['stored_file.storage'],
   feedback_handle_status: ['feedback.handle_status'],
   feedback_status: ['feedback.status'],
   learn_material_status: ['learn_material.status'],

@@ -40,6 +40,7 @@ export const ENUM_IDS = [
   'env',
   'feedback_handle_status',
   'feedback_status',
+  'file_storage',
   'form_mode',
   'job_kind',
   'knowledge_source_type',

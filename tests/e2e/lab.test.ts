@@ -2,13 +2,16 @@
  * The experiment lab (panda_descendant) and the script-management / data-center pages of
  * intelligent_text, in Chromium against the real server with the demo data: every list route
  * shows demo rows as the super admin, every detail / form route draws, a pending test task is
- * started from its detail page and its run finishes by itself (checked against the API), and an exit code is
- * added in its modal. Run: node --import tsx --test tests/e2e/lab.test.ts (screenshots in /tmp/shots)
+ * started from its detail page and its run finishes by itself (checked against the API), an exit code is
+ * added in its modal, and a lab training task trains in the sandbox trainer of the demo data: started
+ * on its page, its train status moves through the trainer's states to 训练成功 on the page, and its
+ * model is added as a model server in one click. Run: node --import tsx --test tests/e2e/lab.test.ts
+ * (screenshots in /tmp/shots)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { api } from './admin-helpers.js';
+import { api, confirmDialog } from './admin-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -16,6 +19,8 @@ let page: Page;
 const pageErrors: string[] = [];
 
 before(async () => {
+  // the server the harness spawns reads its trainer every second instead of every 5 (the sandbox's course is its own)
+  process.env.TRAINER_POLL_MS = '1000';
   h = await startHarness();
   page = await h.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -140,6 +145,43 @@ describe('actions', () => {
     const found = await api<{ list: Array<{ code: string }> }>(page, 'exit-code/list', { code: 'e2e_code' });
     assert.equal(found.list.length, 1);
     await h.shot(page, 'exit-code-added');
+  });
+
+  it('a lab training task trains in the sandbox: queued → 训练成功 on its page, its model added as a model server', async () => {
+    type Task = { id: number; epochs: number; status: string; train_status: string; trainer_mode: string; fine_tuned_model: string | null; result_model_server_id: number | null };
+    const pending = (await api<{ list: Task[] }>(page, 'lab/train-task/list', { status: 'pending', page: 1, page_size: 100 })).list.filter((t) => t.trainer_mode === 'sandbox');
+    assert.ok(pending.length > 0, 'a pending demo task on the sandbox trainer');
+    const task = pending.reduce((a, b) => (b.epochs < a.epochs ? b : a));
+    const detail = 'panda_descendant.train_task_detail';
+    await open(`/panda_descendant/lab/train/task/detail/${task.id}`, detail, null);
+    const body = schema(detail).first();
+    await body.getByText('沙箱（不做真实训练）').first().waitFor();
+    await body.getByText('未提交').first().waitFor();
+    await body.getByRole('button', { name: /^开\s*始$/ }).click();
+    await page.locator('.ant-message-success').last().waitFor();
+    // the page follows the run by itself (refreshWhile running): a trainer state on the way, then success
+    await body.getByText(/^(上传数据中|校验文件中|排队中|训练中)$/).first().waitFor({ timeout: 60_000 });
+    await h.shot(page, 'lab-train-running');
+    await body.getByText('训练成功').first().waitFor({ timeout: 120_000 });
+    await body.getByText('已完成').first().waitFor({ timeout: 20_000 });
+    const done = await api<Task>(page, 'lab/train-task/detail', { id: task.id });
+    assert.equal(done.train_status, 'succeeded');
+    assert.match(done.fine_tuned_model ?? '', /^ft:.+:sandbox:/);
+    await body.getByText(done.fine_tuned_model!).first().waitFor();
+    await h.shot(page, 'lab-train-succeeded');
+
+    // one click (and its confirmation) adds the model as a model server, disabled: the sandbox trained nothing
+    await body.getByRole('button', { name: '添加为模型服务' }).click();
+    await confirmDialog(page).locator('.ant-btn-primary').click();
+    await page.locator('.ant-message-success').last().waitFor();
+    await body.getByRole('button', { name: '查看模型服务' }).waitFor();
+    const added = await api<Task>(page, 'lab/train-task/detail', { id: task.id });
+    assert.ok(added.result_model_server_id);
+    const ms = await api<{ provider: string; enabled: boolean; model: string }>(page, 'config/model-server/detail', { id: added.result_model_server_id });
+    assert.equal(ms.provider, 'sandbox');
+    assert.equal(ms.enabled, false);
+    assert.equal(ms.model, done.fine_tuned_model);
+    await h.shot(page, 'lab-train-model-added');
   });
 
   it('raised no page errors', () => {

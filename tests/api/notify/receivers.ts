@@ -21,8 +21,10 @@ export interface WebhookHit {
 export interface WebhookReceiver {
   url: string;
   hits: WebhookHit[];
-  /** webhook-ids processed (once each) */
+  /** webhook-ids processed (once each): what a de-duplicating receiver acts on */
   processed: Set<string>;
+  /** raw requests per webhook-id, verified ones only (a repeat counts here, not in `processed`) */
+  attempts: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export interface WebhookReceiver {
 export async function webhookReceiver(secret: string, opts: { slowMs?: number } = {}): Promise<WebhookReceiver> {
   const hits: WebhookHit[] = [];
   const processed = new Set<string>();
+  const attempts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -42,6 +45,7 @@ export async function webhookReceiver(secret: string, opts: { slowMs?: number } 
       const id = String(req.headers['webhook-id'] ?? '');
       const first = v.ok && !processed.has(id);
       if (first) processed.add(id);
+      if (v.ok) attempts.set(id, (attempts.get(id) ?? 0) + 1);
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(raw);
@@ -64,6 +68,7 @@ export async function webhookReceiver(secret: string, opts: { slowMs?: number } 
     url: `http://127.0.0.1:${port}`,
     hits,
     processed,
+    attempts,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
 }
@@ -79,7 +84,10 @@ export interface Mail {
 
 export interface SmtpReceiver {
   port: number;
+  /** every message accepted, repeats included */
   mails: Mail[];
+  /** what a mailbox keeps: one message per Message-ID, with how many times it arrived */
+  byMessageId: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -88,6 +96,7 @@ const header = (raw: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, '
 /** An SMTP server on 127.0.0.1 that needs AUTH with `user` / `password` (no TLS: a local test). */
 export async function smtpReceiver(user: string, password: string): Promise<SmtpReceiver> {
   const mails: Mail[] = [];
+  const byMessageId = new Map<string, number>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
@@ -101,12 +110,14 @@ export async function smtpReceiver(user: string, password: string): Promise<Smtp
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        const messageId = header(raw, 'Message-ID');
+        byMessageId.set(messageId, (byMessageId.get(messageId) ?? 0) + 1);
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           subject: header(raw, 'Subject'),
-          messageId: header(raw, 'Message-ID'),
+          messageId,
           user: session.user as string | undefined,
         });
         cb();
@@ -115,5 +126,5 @@ export async function smtpReceiver(user: string, password: string): Promise<Smtp
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { port, mails, byMessageId, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
