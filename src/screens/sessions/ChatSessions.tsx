@@ -78,6 +78,15 @@ function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
   );
 }
 
+/** ongoing / ended, as the server derives it from the transcript's end */
+function StatusTag({ status, env }: { status: ChatSession['status']; env: RuntimeEnv }) {
+  return (
+    <Tag color={status === 'ended' ? 'default' : 'processing'} data-testid="session-status" data-status={status}>
+      {env.t(status === 'ended' ? 'session.viewer.statusEnded' : 'session.viewer.ongoing')}
+    </Tag>
+  );
+}
+
 const IMPORT_ACTIONS = importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import');
 
 export default function ChatSessions(_: PageProps) {
@@ -104,6 +113,7 @@ export default function ChatSessions(_: PageProps) {
           </Space>
           <div>
             <Tag>{env.t(`session.channel.${s.channel}`)}</Tag>
+            <StatusTag status={s.status} env={env} />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {s.shop_name}
             </Typography.Text>
@@ -122,8 +132,8 @@ export default function ChatSessions(_: PageProps) {
             <Descriptions.Item label={env.t('session.viewer.shop')}>{d.shop_name}</Descriptions.Item>
             <Descriptions.Item label={env.t('session.viewer.channel')}>{env.t(`session.channel.${d.channel}`)}</Descriptions.Item>
             <Descriptions.Item label={env.t('session.viewer.started')}>{fmtTime(d.started_at)}</Descriptions.Item>
-            <Descriptions.Item label={env.t('session.viewer.ended')}>
-              {d.ended_at ? fmtTime(d.ended_at) : env.t('session.viewer.ongoing')}
+            <Descriptions.Item label={env.t('session.viewer.status')}>
+              <StatusTag status={d.status} env={env} /> {d.ended_at ? fmtTime(d.ended_at) : null}
             </Descriptions.Item>
             <Descriptions.Item label="ID">
               {d.id} · {env.t('session.viewer.messages', { count: d.messages.length })}
