@@ -4,6 +4,7 @@ import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../runtime/route-config.js';
 import { useShell } from '../../runtime/shell.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
+import type { ActionSpec } from '../../runtime/types.js';
 import type { ChatMessage, ChatSession } from './api.js';
 import { MESSAGE_TYPE, bubbleKind } from './enums.js';
 import { fmtClock, fmtTime } from './format.js';
@@ -87,7 +88,17 @@ function StatusTag({ status, env }: { status: ChatSession['status']; env: Runtim
   );
 }
 
-const IMPORT_ACTIONS = importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import');
+const IMPORT_ACTIONS: ActionSpec[] = [
+  ...importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import'),
+  // shop/sessionCategory is hidden from the menu (spec section 2): reached from here, with its own key
+  {
+    key: 'categories',
+    type: 'navigate',
+    label: 'session.category.title',
+    to: '/intelligent_text/shop/sessionCategory',
+    permission: 'intelligent_text.text.shop.session_category',
+  },
+];
 
 export default function ChatSessions(_: PageProps) {
   const env = useShell().env;
@@ -107,14 +118,14 @@ export default function ChatSessions(_: PageProps) {
         <div style={{ width: '100%', minWidth: 0 }}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <Typography.Text strong>{s.customer_name || s.customer_email}</Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="session-started">
               {fmtTime(s.started_at)}
             </Typography.Text>
           </Space>
           <div>
             <Tag>{env.t(`session.channel.${s.channel}`)}</Tag>
             <StatusTag status={s.status} env={env} />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="session-shop">
               {s.shop_name}
             </Typography.Text>
           </div>
