@@ -21,8 +21,9 @@ const posInt = (v: string | undefined): number | undefined => {
   return v && Number.isInteger(n) && n > 0 ? n : undefined;
 };
 const day = (v: string | undefined): Dayjs | undefined => {
-  const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? dayjs(v, DAY) : undefined;
-  return d?.isValid() ? d : undefined;
+  const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? dayjs(v) : undefined;
+  // a real day only (2026-13-45 would roll over into another)
+  return d?.isValid() && d.format(DAY) === v ? d : undefined;
 };
 
 export function stateFromQuery(q: QueryValues, extraKey: string | null): ViewState {
