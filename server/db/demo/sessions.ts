@@ -59,7 +59,10 @@ export async function seedSessions(db: Db): Promise<void> {
 async function seedTodayChats(q: Queryable, shop: SessionShop) {
   const rows: Array<[string, string, Array<[number, string, string]>]> = [
     ['Mia Fischer', 'whatsapp', [[5, 'system', 'Mia Fischer entered the chat'], [1, 'Mia Fischer', 'Do you ship to Austria?'], [2, 'AI', 'Yes, we ship to Austria within 5 working days.'], [8, 'system', 'Conversation ended']]],
-    ['Leo Martin', 'web', [[5, 'system', 'Leo Martin entered the chat'], [1, 'Leo Martin', 'Can I change the size of my order?']]],
+    ['Leo Martin', 'web', [
+      [5, 'system', 'Leo Martin entered the chat'], [1, 'Leo Martin', 'Can I change the size of my order?'],
+      [2, 'AI', 'Yes, as long as it has not shipped. Which size would you like?'], [1, 'Leo Martin', 'Size M, please.'],
+    ]],
   ];
   for (const [k, [cust, channel, msgs]] of rows.entries()) {
     const start = new Date(DEMO_NOW + k * 1000);
