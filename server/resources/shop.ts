@@ -78,7 +78,15 @@ const shopListRoute = route({
     type: 'array',
     items: {
       type: 'object',
-      properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' }, env: { type: 'string' }, type: { type: 'integer' } },
+      properties: {
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        label: { type: 'string' },
+        env: { type: 'string' },
+        type: { type: 'integer' },
+        /** the shop's customer (merchant user) name, so pickers tell look-alike shops apart */
+        customer: { type: ['string', 'null'] },
+      },
     },
   },
   handler: async ({ db, query: q }) => {
@@ -87,8 +95,9 @@ const shopListRoute = route({
     if (q.env && q.env !== 'all') where.push(`env = $${params.push(q.env)}`);
     const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
     if (tsq) where.push(`to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $${params.push(tsq)})`);
-    const r = await db.query<{ id: number; name: string; env: string; type: number }>(
-      `SELECT id, name, env, type FROM shop${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 1000)}`,
+    const r = await db.query<{ id: number; name: string; env: string; type: number; customer: string | null }>(
+      `SELECT id, name, env, type, (SELECT u.name FROM merchant_user u WHERE u.id = shop.user_id) AS customer
+         FROM shop${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 1000)}`,
       params,
     );
     return r.rows.map((s) => ({ ...s, label: s.env === 'prod' ? `${s.id}-${s.name}` : `[${s.env}] ${s.name}` }));

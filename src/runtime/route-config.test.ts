@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenManifest } from '../contract/permission-manifest.js';
 import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
-import { buildRouteConfig, findRoute, firstOpenRoute, flattenRoutes, routablePaths, type PageProps } from './route-config.js';
+import { buildRouteConfig, findRoute, firstOpenRoute, flattenRoutes, rootRedirects, routablePaths, type PageProps } from './route-config.js';
 
 const Page = (_: PageProps) => null;
 const tree = diskPermissionTree();
@@ -36,6 +36,17 @@ describe('route configuration from the manifest', () => {
   it('marks hidden entries and keeps buttons out of the routes', () => {
     expect(findRoute(config, '/intelligent_text/shop/sessionCategory')?.entry.hidden).toBe(true);
     expect(flattenRoutes(config).some((e) => e.key === 'text.shop.list.edit')).toBe(false);
+  });
+
+  it('sends module roots to their home and page folders to their first menu page, never shadowing a page', () => {
+    const to = new Map(rootRedirects(config).map((r) => [r.from, r.to]));
+    for (const m of ['intelligent_text', 'intelligent_voice', 'panda_descendant', 'admin_center']) expect(to.get(`/${m}`)).toBe(`/${m}/home`);
+    expect(to.get('/intelligent_text/session')).toMatch(/^\/intelligent_text\/session\/[^:]+$/);
+    const pages = new Set(routablePaths(config).map((r) => r.path));
+    for (const [from, target] of to) {
+      expect(pages.has(from), from).toBe(false);
+      expect(pages.has(target), target).toBe(true);
+    }
   });
 
   it('lists each routable path once', () => {

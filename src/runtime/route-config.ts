@@ -165,3 +165,26 @@ export function moduleEntryPath(m: ModuleRoutes, access: AccessState): string | 
 export function openPages(m: ModuleRoutes, access: AccessState): RouteEntry[] {
   return flattenRoutes([m]).filter((e) => e.path && !e.hidden && e !== m.home && canOpenRoute(access, e));
 }
+
+/**
+ * Where a path that is only a prefix of pages goes instead of 404 (issue 26): a module's root
+ * (`/intelligent_text`) to its home, a folder of pages (`/intelligent_text/session`) to its
+ * first menu page (not hidden, no `:param`). Paths that are pages themselves are left alone.
+ */
+export function rootRedirects(config: ModuleRoutes[]): Array<{ from: string; to: string }> {
+  const all = routablePaths(config);
+  const routable = new Set(all.map((r) => r.path));
+  const out = new Map<string, string>();
+  for (const m of config) {
+    if (m.home.path && !routable.has(`/${m.module}`)) out.set(`/${m.module}`, m.home.path);
+  }
+  for (const { path, entry } of all) {
+    if (entry.hidden || path.includes(':')) continue;
+    const parts = path.split('/').filter(Boolean);
+    for (let i = 2; i < parts.length; i++) {
+      const prefix = `/${parts.slice(0, i).join('/')}`;
+      if (!routable.has(prefix) && !out.has(prefix)) out.set(prefix, path);
+    }
+  }
+  return [...out].map(([from, to]) => ({ from, to }));
+}

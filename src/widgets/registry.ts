@@ -78,7 +78,8 @@ export function defaultEntries(): WidgetEntry[] {
     fromFormily('Checkbox.Group', 'input'),
     fromFormily('Switch', 'input'),
     fromFormily('DatePicker', 'input'),
-    fromFormily('DatePicker.RangePicker', 'input'),
+    // Formily's range picker with the date presets (today, yesterday, last 7 days, this month)
+    lazy('DatePicker.RangePicker', 'input', () => import('./inputs/DateRange.js'), (m) => m.DateRange),
     fromFormily('TimePicker', 'input'),
     fromFormily('TreeSelect', 'input'),
     fromFormily('Upload', 'input'),

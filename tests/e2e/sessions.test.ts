@@ -60,6 +60,86 @@ describe('session viewers (bespoke)', () => {
   });
 });
 
+describe('staff speed on the chat sessions (issue 26)', () => {
+  const ids = () => page.getByTestId('session-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+  const listSettled = async () => {
+    await page.getByTestId('session-list').locator('.ant-spin-spinning').waitFor({ state: 'detached', timeout: 20_000 });
+    await settle(page);
+  };
+
+  it("today's chat sessions of a named shop in 2 actions (picker + preset); the URL reproduces the view", async () => {
+    await openAdminPage(page, `${T}/session/chat`);
+    await page.getByTestId('session-item').first().waitFor({ timeout: 20_000 });
+    // the newest sessions are the demo's today sessions (server/db/demo/sessions.ts): take their shop by name
+    const shopName = (await page.getByTestId('session-shop').first().innerText()).trim();
+    assert.ok(shopName, 'the newest session names its shop');
+
+    // action 1: pick the shop — the picker tells look-alikes apart (id, type, customer)
+    await page.getByTestId('session-filters').locator('.ant-select').first().click();
+    await page.keyboard.type(shopName);
+    const option = page.getByTestId('shop-option').filter({ hasText: shopName }).first();
+    await option.waitFor();
+    assert.match(await option.innerText(), /#\d+ · /, 'the option shows the shop id, type and customer');
+    await option.click();
+    await page.waitForURL(/shop_id=\d+/);
+
+    // action 2: the "today" preset of the range picker
+    await page.getByTestId('session-filters').locator('.ant-picker-range').click();
+    await page.locator('.ant-picker-presets li').filter({ hasText: /^(今天|Today)$/ }).click();
+    const today = new Date().toLocaleDateString('sv-SE'); // YYYY-MM-DD in the browser's zone (same machine)
+    await page.waitForURL((u) => u.searchParams.get('from') === today && u.searchParams.get('to') === today);
+    await listSettled();
+
+    const shown = await ids();
+    assert.ok(shown.length >= 1, "today's sessions of the shop are listed");
+    for (const t of await page.getByTestId('session-shop').allInnerTexts()) assert.equal(t.trim(), shopName);
+    for (const t of await page.getByTestId('session-started').allInnerTexts()) assert.ok(t.startsWith(today), `${t} is today`);
+    // the status is derived from the transcript's end: today's open chat reads ongoing, the other ended
+    const statuses = await page.getByTestId('session-item').getByTestId('session-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    assert.ok(statuses.includes('ongoing') && statuses.includes('ended'), statuses.join(','));
+    await h.shot(page, 'sessions-chat-today');
+
+    // a reload (or the link) shows the same view: same rows, same filters in the form
+    const url = page.url();
+    await page.reload();
+    await page.getByTestId('session-item').first().waitFor({ timeout: 20_000 });
+    await listSettled();
+    assert.equal(page.url(), url);
+    assert.deepEqual(await ids(), shown);
+    assert.match(await page.getByTestId('session-filters').locator('.ant-select-selection-item').first().innerText(), new RegExp(shopName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.equal(await page.getByTestId('session-filters').locator('.ant-picker-range input').first().inputValue(), today);
+  });
+
+  for (const lang of ['zh-CN', 'en-US'] as const) {
+    it(`${lang}: the presets, the session categories link, and the module root redirect`, async () => {
+      if (lang === 'en-US') {
+        await page.getByTestId('lang-switch').click();
+        await page.getByTestId('lang-en-US').click();
+        await page.waitForFunction(() => document.documentElement.lang === 'en-US');
+      }
+      const en = lang === 'en-US';
+      // a schema list's range filter offers the presets too (the runtime's RangePicker)
+      await openAdminPage(page, '/admin_center/authCenter/auditLogs');
+      await page.locator('.ant-picker-range').first().click();
+      const presets = await page.locator('.ant-picker-presets li').allInnerTexts();
+      assert.deepEqual(presets, en ? ['Today', 'Yesterday', 'Last 7 days', 'This month'] : ['今天', '昨天', '最近 7 天', '本月']);
+      await page.keyboard.press('Escape');
+
+      await openAdminPage(page, `${T}/session/chat`);
+      await page.getByRole('button', { name: en ? 'Session categories' : '会话分类' }).click();
+      await page.waitForURL(/\/intelligent_text\/shop\/sessionCategory$/);
+      await waitList(page, 'intelligent_text.session.category_group_list');
+
+      await page.goto(T);
+      await page.waitForURL(/\/intelligent_text\/home$/);
+      await page.goto(`${T}/session`);
+      await page.waitForURL(/\/intelligent_text\/session\/\w+/);
+      await page.getByTestId('side-menu').waitFor();
+      assert.equal(await page.getByText(/404/).count(), 0);
+    });
+  }
+});
+
 describe('schema pages of the area show demo rows', () => {
   const LISTS: Array<[string, string]> = [
     ['session/mark', 'intelligent_text.session.mark_list'],

@@ -46,7 +46,34 @@ export async function seedSessions(db: Db): Promise<void> {
     await seedCategories(q, shops);
     await seedConfig(q, rng, shops);
     await seedTools(q, rng, shops);
+    await seedTodayChats(q, shops[0]);
   });
+}
+
+/**
+ * Two chat sessions of the first demo shop at the demo's reference hour (today), added after every
+ * other demo row so none of those changes (issue 26): "today's sessions of a shop" shows
+ * something, one of them still going (its transcript has no end), the other ended by the
+ * platform's end event without an `ended_at` (the status is derived at read, docs/modules/sessions.md).
+ */
+async function seedTodayChats(q: Queryable, shop: SessionShop) {
+  const rows: Array<[string, string, Array<[number, string, string]>]> = [
+    ['Mia Fischer', 'whatsapp', [[5, 'system', 'Mia Fischer entered the chat'], [1, 'Mia Fischer', 'Do you ship to Austria?'], [2, 'AI', 'Yes, we ship to Austria within 5 working days.'], [8, 'system', 'Conversation ended']]],
+    ['Leo Martin', 'web', [
+      [5, 'system', 'Leo Martin entered the chat'], [1, 'Leo Martin', 'Can I change the size of my order?'],
+      [2, 'AI', 'Yes, as long as it has not shipped. Which size would you like?'], [1, 'Leo Martin', 'Size M, please.'],
+    ]],
+  ];
+  for (const [k, [cust, channel, msgs]] of rows.entries()) {
+    const start = new Date(DEMO_NOW + k * 1000);
+    const s = await q.query<{ id: number }>(
+      `INSERT INTO chat_session (shop_id, customer_name, customer_email, channel, country_code, message_count, last_message, started_at, ended_at)
+       VALUES ($1, $2, $3, $4, 'DE', $5, $6, $7, NULL) RETURNING id`,
+      [shop.id, cust, emailOf(cust), channel, msgs.length, msgs[1][2], start],
+    );
+    await insertMany(q, 'chat_message', ['session_id', 'msg_type', 'sender', 'content', 'sent_at'],
+      msgs.map(([type, sender, content], i) => [s.rows[0].id, type, sender, content, new Date(start.getTime() + i * 20000)]));
+  }
 }
 
 const name = (rng: Rng) => `${rng.pick(FIRST)} ${rng.pick(LAST)}`;

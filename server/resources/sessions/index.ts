@@ -24,7 +24,7 @@ const shopOptionsRoute = route({
   method: 'GET',
   path: 'session-area/shop-options',
   access: { permission: Object.values(SK) },
-  summary: 'Shops (id, name, label `id-name`) for the pickers of the session / config / tools / prompt pages',
+  summary: 'Shops (id, name, label `id-name`, type, customer name) for the pickers of the session / config / tools / prompt pages',
   query: Type.Object(
     {
       keyword: Type.Optional(Type.String({ maxLength: 100 })),
@@ -32,11 +32,17 @@ const shopOptionsRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
+  reply: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' }, type: { type: 'integer' }, customer: { type: ['string', 'null'] } },
+    },
+  },
   handler: async ({ db, query: q }) => {
     const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
-    const r = await db.query<{ id: number; name: string }>(
-      `SELECT id, name FROM shop${tsq ? ` WHERE to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $1)` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 500)}`,
+    const r = await db.query<{ id: number; name: string; type: number; customer: string | null }>(
+      `SELECT id, name, type, (SELECT u.name FROM merchant_user u WHERE u.id = shop.user_id) AS customer FROM shop${tsq ? ` WHERE to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $1)` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 500)}`,
       tsq ? [tsq] : [],
     );
     return r.rows.map((s) => ({ ...s, label: `${s.id}-${s.name}` }));

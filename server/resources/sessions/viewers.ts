@@ -13,6 +13,18 @@ export const VOICE_SPEAKERS = ['customer', 'ai', 'agent'] as const;
 
 const readOnly = (f: ReturnType<typeof F.str>) => ({ ...f, readOnly: true });
 
+/**
+ * A chat session's end, derived at read (no stored row changes): the platform's end event
+ * (message type 8, "end conversation") or a system line "Conversation ended" as the transcript's
+ * last message ends it, even when the platform never sent `ended_at` (docs/modules/sessions.md).
+ */
+export const END_MESSAGE_TYPE = 8;
+const LAST_MESSAGE = `FROM chat_message m WHERE m.session_id = t.id ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`;
+const ENDS_TRANSCRIPT = `(m.msg_type = ${END_MESSAGE_TYPE} OR m.content ILIKE 'conversation ended%')`;
+const DERIVED_END = `(SELECT CASE WHEN ${ENDS_TRANSCRIPT} THEN m.sent_at END ${LAST_MESSAGE})`;
+const STATUS_SQL = `CASE WHEN t.ended_at IS NOT NULL OR ${DERIVED_END} IS NOT NULL THEN 'ended' ELSE 'ongoing' END`;
+export const CHAT_STATUSES = ['ongoing', 'ended'] as const;
+
 /** Chat sessions: list (shop, time range, channel, keyword) and detail with its messages. */
 export const chatSession: ResourceDef = {
   name: 'session',
@@ -32,7 +44,13 @@ export const chatSession: ResourceDef = {
     message_count: { schema: { type: 'integer' }, readOnly: true },
     last_message: readOnly(F.str(500)),
     started_at: { ...F.dateTime(), readOnly: true, filter: 'range', sort: true },
-    ended_at: { ...F.dateTime(), nullable: true, readOnly: true },
+    ended_at: { ...F.dateTime({ virtual: true }), nullable: true, readOnly: true, select: `COALESCE(t.ended_at, ${DERIVED_END})` },
+    status: F.enumOf(CHAT_STATUSES, {
+      virtual: true,
+      readOnly: true,
+      select: STATUS_SQL,
+      filterWhere: `(${STATUS_SQL}) = $value`,
+    }),
   },
   operations: { list: { permission: SK.chat } },
 };

@@ -1,6 +1,7 @@
 /**
  * The route tree: /login without layout; everything else signed in, inside the main layout:
- * / → /home, /home, /no-permission, /change-password, /my-sessions, /my-info, every manifest page (and alias), 404.
+ * / → /home, /home, /no-permission, /change-password, /my-sessions, /my-info, every manifest page (and alias),
+ * module roots and page folders → the module home / the folder's first page, 404.
  */
 import { lazy, Suspense, useMemo } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
@@ -9,7 +10,7 @@ import { Loading } from '../../screens/Loading.js';
 import { RequireSession } from '../session/RequireSession.js';
 import { Guard, GuardedPage } from './Guarded.js';
 import { useRoutes } from './pages.js';
-import { routablePaths } from '../../runtime/route-config.js';
+import { rootRedirects, routablePaths } from '../../runtime/route-config.js';
 
 const LoginPage = lazy(() => import('../../screens/Login.js'));
 // the main layout inside the console's query client (src/console/data-layer/DataLayout.tsx)
@@ -27,6 +28,7 @@ export const HOME_ROUTE = { key: 'common_home', module: UNAUTH_COMMON, auth: fal
 export function AppRoutes() {
   const routes = useRoutes();
   const paths = useMemo(() => routablePaths(routes), [routes]);
+  const redirects = useMemo(() => rootRedirects(routes), [routes]);
   return (
     <Suspense fallback={<Loading fullscreen />}>
       <Routes>
@@ -48,6 +50,9 @@ export function AppRoutes() {
             <Route path="/my-info" element={<MyInfo />} />
             {paths.map(({ path, entry }) => (
               <Route key={path} path={path} element={<GuardedPage entry={entry} />} />
+            ))}
+            {redirects.map(({ from, to }) => (
+              <Route key={from} path={from} element={<Navigate to={to} replace />} />
             ))}
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -4,6 +4,7 @@ import { enumColor, enumLabel } from '../../contract/enums.js';
 import type { PageProps } from '../../runtime/route-config.js';
 import { useShell } from '../../runtime/shell.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
+import type { ActionSpec } from '../../runtime/types.js';
 import type { ChatMessage, ChatSession } from './api.js';
 import { MESSAGE_TYPE, bubbleKind } from './enums.js';
 import { fmtClock, fmtTime } from './format.js';
@@ -78,7 +79,26 @@ function Bubble({ m, env }: { m: ChatMessage; env: RuntimeEnv }) {
   );
 }
 
-const IMPORT_ACTIONS = importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import');
+/** ongoing / ended, as the server derives it from the transcript's end */
+function StatusTag({ status, env }: { status: ChatSession['status']; env: RuntimeEnv }) {
+  return (
+    <Tag color={status === 'ended' ? 'default' : 'processing'} data-testid="session-status" data-status={status}>
+      {env.t(status === 'ended' ? 'session.viewer.statusEnded' : 'session.viewer.ongoing')}
+    </Tag>
+  );
+}
+
+const IMPORT_ACTIONS: ActionSpec[] = [
+  ...importActions('session', 'session.chat', 'intelligent_text.text.session.chat.import'),
+  // shop/sessionCategory is hidden from the menu (spec section 2): reached from here, with its own key
+  {
+    key: 'categories',
+    type: 'navigate',
+    label: 'session.category.title',
+    to: '/intelligent_text/shop/sessionCategory',
+    permission: 'intelligent_text.text.shop.session_category',
+  },
+];
 
 export default function ChatSessions(_: PageProps) {
   const env = useShell().env;
@@ -98,13 +118,14 @@ export default function ChatSessions(_: PageProps) {
         <div style={{ width: '100%', minWidth: 0 }}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <Typography.Text strong>{s.customer_name || s.customer_email}</Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="session-started">
               {fmtTime(s.started_at)}
             </Typography.Text>
           </Space>
           <div>
             <Tag>{env.t(`session.channel.${s.channel}`)}</Tag>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <StatusTag status={s.status} env={env} />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="session-shop">
               {s.shop_name}
             </Typography.Text>
           </div>
@@ -122,8 +143,8 @@ export default function ChatSessions(_: PageProps) {
             <Descriptions.Item label={env.t('session.viewer.shop')}>{d.shop_name}</Descriptions.Item>
             <Descriptions.Item label={env.t('session.viewer.channel')}>{env.t(`session.channel.${d.channel}`)}</Descriptions.Item>
             <Descriptions.Item label={env.t('session.viewer.started')}>{fmtTime(d.started_at)}</Descriptions.Item>
-            <Descriptions.Item label={env.t('session.viewer.ended')}>
-              {d.ended_at ? fmtTime(d.ended_at) : env.t('session.viewer.ongoing')}
+            <Descriptions.Item label={env.t('session.viewer.status')}>
+              <StatusTag status={d.status} env={env} /> {d.ended_at ? fmtTime(d.ended_at) : null}
             </Descriptions.Item>
             <Descriptions.Item label="ID">
               {d.id} · {env.t('session.viewer.messages', { count: d.messages.length })}

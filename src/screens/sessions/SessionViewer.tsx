@@ -1,12 +1,15 @@
 /**
  * The frame of the three session viewers: filters (shop, time range, channel / direction,
  * keyword) above a paged session list, beside the conversation pane of the picked session.
+ * Filters, page and the picked session live in the URL (./url-filters.ts).
  */
-import { Button, Card, Col, DatePicker, Empty, Form, Input, List, Pagination, Row, Select, Space, Spin, theme, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Card, Col, Empty, List, Pagination, Row, Spin, theme, Typography } from 'antd';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useUrlQuery } from '../../runtime/query.js';
 import { useShell } from '../../runtime/shell.js';
-import { listParams, mailAccountOptions, shopOptions, type MailAccountOption, type Page, type SessionFilters, type ShopOption } from './api.js';
+import { listParams, mailAccountOptions, shopOptions, type MailAccountOption, type Page, type ShopOption } from './api.js';
+import { SessionFilterForm } from './SessionFilterForm.js';
+import { formFromQuery, queryFromForm, stateFromQuery, type FormValues } from './url-filters.js';
 
 export interface ViewerConfig<S extends { id: number }, D> {
   testId: string;
@@ -28,18 +31,23 @@ const PAGE_SIZE = 20;
 export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, D>) {
   const env = useShell().env;
   const { token } = theme.useToken();
-  const [form] = Form.useForm();
+  const query = useUrlQuery();
+  const extraKey = cfg.extra?.key ?? null;
+  const { filters, page, session } = useMemo(() => stateFromQuery(query.values, extraKey), [query.values, extraKey]);
+  const formValues = useMemo(() => formFromQuery(query.values, extraKey), [query.values, extraKey]);
   const [shops, setShops] = useState<ShopOption[]>([]);
   const [accounts, setAccounts] = useState<MailAccountOption[]>([]);
-  const [filters, setFilters] = useState<SessionFilters>({});
-  const [page, setPage] = useState(1);
   const [data, setData] = useState<Page<S> | null>(null);
   const [loading, setLoading] = useState(false);
-  const [selected, setSelected] = useState<number | null>(null);
   const [detail, setDetail] = useState<D | null>(null);
   const [detailLoading, setDetailLoading] = useState(false);
   const [reloads, setReloads] = useState(0);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
+  // the picked session: the URL's, else the first of the page
+  const selected = session && data?.list.some((s) => s.id === session) ? session : (data?.list[0]?.id ?? null);
+  const { set: setQuery } = query;
+  const select = useCallback((id: number) => setQuery({ session: String(id) }, { replace: true }), [setQuery]);
+  const search = useCallback((v: FormValues) => setQuery(queryFromForm(v, extraKey)), [setQuery, extraKey]);
 
   useEffect(() => {
     shopOptions(env.http).then(setShops, () => setShops([]));
@@ -53,18 +61,14 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
     let live = true;
     setLoading(true);
     env.http
-      .get<Page<S>>(cfg.listApi, listParams(filters, cfg.extra?.key ?? null, page, PAGE_SIZE))
-      .then((p) => {
-        if (!live) return;
-        setData(p);
-        setSelected((cur) => (cur && p.list.some((s) => s.id === cur) ? cur : (p.list[0]?.id ?? null)));
-      })
+      .get<Page<S>>(cfg.listApi, listParams(filters, extraKey, page, PAGE_SIZE))
+      .then((p) => live && setData(p))
       .catch(() => live && setData({ list: [], total: 0, page, page_size: PAGE_SIZE }))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [env.http, cfg.listApi, cfg.extra?.key, filters, page, reloads]);
+  }, [env.http, cfg.listApi, extraKey, filters, page, reloads]);
 
   useEffect(() => {
     if (!selected) return setDetail(null);
@@ -80,71 +84,20 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
     };
   }, [env.http, cfg.detailApi, selected]);
 
-  const search = useCallback((v: { shop_id?: number; mail_account_id?: number; range?: [Dayjs, Dayjs] | null; extra?: string; keyword?: string }) => {
-    setPage(1);
-    setFilters({
-      shop_id: v.shop_id,
-      mail_account_id: v.mail_account_id,
-      extra: v.extra,
-      keyword: v.keyword,
-      from: v.range?.[0]?.startOf('day').toISOString(),
-      to: v.range?.[1]?.endOf('day').toISOString(),
-    });
-  }, []);
-
   return (
     <div data-testid={cfg.testId}>
       <Typography.Title level={4} style={{ marginTop: 0 }}>
         {cfg.title}
       </Typography.Title>
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 12, rowGap: 8 }}>
-        <Form.Item name="shop_id" label={env.t('session.viewer.shop')}>
-          <Select
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            style={{ width: 220 }}
-            options={shops.map((s) => ({ value: s.id, label: s.label }))}
-          />
-        </Form.Item>
-        {cfg.mailAccounts && (
-          <Form.Item name="mail_account_id" label={env.t('session.viewer.mailAccount')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 260 }}
-              data-testid="mail-account-filter"
-              options={accounts.map((a) => ({ value: a.id, label: `${a.email} · ${a.shop_name ?? `#${a.shop_id}`}` }))}
-            />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={env.t('session.viewer.timeRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        {cfg.extra && (
-          <Form.Item name="extra" label={cfg.extra.label}>
-            <Select allowClear style={{ width: 150 }} options={cfg.extra.options} />
-          </Form.Item>
-        )}
-        <Form.Item name="keyword" label={env.t('session.viewer.keyword')}>
-          <Input allowClear placeholder={env.t('session.viewer.keywordPh')} style={{ width: 220 }} />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">
-            {env.t('session.viewer.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              search({});
-            }}
-          >
-            {env.t('session.viewer.reset')}
-          </Button>
-          {cfg.toolbar?.({ shopId: filters.shop_id, reload })}
-        </Space>
-      </Form>
+      <SessionFilterForm
+        env={env}
+        values={formValues}
+        shops={shops}
+        accounts={cfg.mailAccounts ? accounts : null}
+        extra={cfg.extra}
+        onSearch={search}
+        toolbar={cfg.toolbar?.({ shopId: filters.shop_id, reload })}
+      />
       <Row gutter={12} wrap={false}>
         <Col flex="360px" style={{ minWidth: 300 }}>
           <Card size="small" styles={{ body: { padding: 0 } }}>
@@ -157,7 +110,8 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
                   <List.Item
                     key={s.id}
                     data-testid="session-item"
-                    onClick={() => setSelected(s.id)}
+                    data-id={s.id}
+                    onClick={() => select(s.id)}
                     style={{
                       cursor: 'pointer',
                       padding: '8px 12px',
@@ -177,7 +131,7 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
                 current={page}
                 pageSize={PAGE_SIZE}
                 total={data?.total ?? 0}
-                onChange={setPage}
+                onChange={(p) => setQuery({ page: p > 1 ? String(p) : undefined, session: undefined })}
                 showTotal={(total) => env.t('session.viewer.total', { total })}
               />
             </div>

@@ -20,7 +20,10 @@ export interface ChatSession {
   message_count: number;
   last_message: string;
   started_at: string;
+  /** the stored end, else the time of a transcript-ending last message (derived on the server) */
   ended_at: string | null;
+  /** derived on the server from ended_at and the transcript's last message */
+  status: 'ongoing' | 'ended';
 }
 export interface ChatMessage {
   id: number;
@@ -77,6 +80,9 @@ export interface ShopOption {
   id: number;
   name: string;
   label: string;
+  type?: number;
+  /** the shop's customer (merchant user) name */
+  customer?: string | null;
 }
 
 /** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */

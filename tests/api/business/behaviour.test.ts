@@ -79,6 +79,14 @@ describe('lists', () => {
     for (const s of prod) expect(s).toMatchObject({ env: 'prod', label: `${s.id}-${s.name}` });
     const dev = await env.admin.ok('GET', 'shop-list', { env: 'dev' });
     for (const s of dev) expect(s.label).toBe(`[dev] ${s.name}`);
+    // the picker tells look-alike shops apart: type and customer (merchant user) name (issue 26)
+    const withUser = await env.s.db.query<{ id: number; customer: string }>(
+      'SELECT s.id, u.name AS customer FROM shop s JOIN merchant_user u ON u.id = s.user_id WHERE s.env = $1 ORDER BY s.id DESC LIMIT 1',
+      ['prod'],
+    );
+    if (withUser.rows[0]) expect(prod.find((s: { id: number }) => s.id === withUser.rows[0].id)).toMatchObject({ customer: withUser.rows[0].customer, type: expect.any(Number) });
+    const picker = await env.admin.ok('GET', 'session-area/shop-options', { limit: 5 });
+    for (const s of picker) expect(Object.keys(s)).toEqual(expect.arrayContaining(['id', 'label', 'type', 'customer']));
   });
 
   it('page_size defaults to 10; exact totals on small tables; sorting; ranges; keyword', async () => {

@@ -56,3 +56,44 @@ describe('session area routes', () => {
     }
   });
 });
+
+const ok = async (r: Awaited<ReturnType<ApiClient['get']>>, what: string) => {
+  expectOk(r, what);
+  return r.body.data as unknown;
+};
+
+describe('chat session status, derived at read from the transcript end (no stored row changes)', () => {
+  it('a session whose transcript ends with the end event reads ended, with the end time of that message; one without reads ongoing', async () => {
+    const shop = (await s.db.query<{ id: number }>('SELECT id FROM shop ORDER BY id LIMIT 1')).rows[0].id;
+    const mk = async (last: [number, string] | null) => {
+      const r = await s.db.query<{ id: number }>(
+        `INSERT INTO chat_session (shop_id, customer_name, customer_email, started_at) VALUES ($1, 'Status Probe', 'probe@example.com', now() - interval '1 hour') RETURNING id`,
+        [shop],
+      );
+      const id = r.rows[0].id;
+      await s.db.query(`INSERT INTO chat_message (session_id, msg_type, sender, content, sent_at) VALUES ($1, 1, 'c', 'hello', now() - interval '50 minutes')`, [id]);
+      if (last) await s.db.query(`INSERT INTO chat_message (session_id, msg_type, sender, content, sent_at) VALUES ($1, $2, 'system', $3, now() - interval '40 minutes')`, [id, last[0], last[1]]);
+      return id;
+    };
+    const byEvent = await mk([8, 'Conversation ended']);
+    const byText = await mk([5, 'Conversation ended by the customer']);
+    const open = await mk(null);
+    const stored = await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chat_session WHERE id = ANY($1) AND ended_at IS NOT NULL`, [[byEvent, byText, open]]);
+    expect(stored.rows[0].n).toBe(0);
+    for (const [id, status] of [[byEvent, 'ended'], [byText, 'ended'], [open, 'ongoing']] as const) {
+      const d = (await ok(await admin.get('session/detail', { id }), 'detail')) as { status: string; ended_at: string | null };
+      expect(d.status, `session ${id}`).toBe(status);
+      expect(d.ended_at === null, `session ${id} ended_at`).toBe(status === 'ongoing');
+    }
+    const ended = (await ok(await admin.get('session/list', { status: 'ended', page_size: 100, shop_id: shop }), 'list')) as { list: Array<{ id: number; status: string }> };
+    expect(ended.list.every((x) => x.status === 'ended')).toBe(true);
+    expect(ended.list.map((x) => x.id)).toEqual(expect.arrayContaining([byEvent, byText]));
+    expect(ended.list.map((x) => x.id)).not.toContain(open);
+    const ongoing = (await ok(await admin.get('session/list', { status: 'ongoing', page_size: 100 }), 'list')) as { list: Array<{ id: number; status: string }> };
+    expect(ongoing.list.every((x) => x.status === 'ongoing')).toBe(true);
+    expect(ongoing.list.map((x) => x.id)).toContain(open);
+    expect(ongoing.list.map((x) => x.id)).not.toContain(byEvent);
+    // the demo's transcripts all close with the end event but today's open chat (server/db/demo/sessions.ts)
+    expect(ongoing.list.filter((x) => x.id !== open)).toHaveLength(1);
+  });
+});
