@@ -52,3 +52,21 @@ export async function knownTerms(db: Queryable | Db, terms: string[], f: SearchF
   );
   return new Set(r.rows.map((x) => x.t));
 }
+
+/**
+ * The words (Latin letters, stemmed as indexed) of the chunks a search of one shop may return,
+ * with how many chunks hold each: the vocabulary a misspelt word is corrected against
+ * (server/ai/knowledge/spelling.ts). Without a shop (hit testing across every shop) it is not
+ * read — the lexicon's words alone correct typos there.
+ */
+export async function scopeWords(db: Queryable | Db, f: SearchFilters): Promise<Map<string, number>> {
+  if (f.shopId == null) return new Map();
+  const params: unknown[] = [];
+  const where = filterSql(f, params);
+  const r = await db.query<{ w: string; n: number }>(
+    `SELECT u.lexeme AS w, count(*)::int AS n FROM knowledge_chunk c CROSS JOIN LATERAL unnest(c.tsv) u
+      WHERE ${where} AND u.lexeme ~ '^[a-z]{3,}$' GROUP BY u.lexeme`,
+    params,
+  );
+  return new Map(r.rows.map((x) => [x.w, Number(x.n)]));
+}

@@ -21,7 +21,7 @@ import { syncKnowledge, type SourceType } from '../knowledge/index.js';
 import { expandWithDictionary } from '../knowledge/expand.js';
 import type { Expansion } from '../knowledge/lexicon.js';
 import { tokenize } from '../knowledge/segment.js';
-import { filterSql, knownTerms, type SearchFilters } from './scope.js';
+import { filterSql, knownTerms, scopeWords, type SearchFilters } from './scope.js';
 
 export type { SearchFilters } from './scope.js';
 
@@ -37,6 +37,8 @@ export interface SearchOptions extends SearchFilters {
   ranking?: 'auto' | 'bm25';
   /** translate the question's words the lexicon lacks by the bilingual dictionary (default true; server/ai/knowledge/expand.ts) */
   dictionary?: boolean;
+  /** correct misspelt English words against the lexicon and the shop's words (default true; server/ai/knowledge/spelling.ts) */
+  spelling?: boolean;
   /** where the question's embeddings call is recorded (default: `db`) */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -247,7 +249,7 @@ const byFused = (a: Hit, b: Hit) =>
 export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
   const t0 = performance.now();
   if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
-  const expansion = await expandWithDictionary(o.query, (t) => knownTerms(db, t, o), { dictionary: o.dictionary });
+  const expansion = await expandWithDictionary(o.query, (t) => knownTerms(db, t, o), { dictionary: o.dictionary, spelling: o.spelling, vocabulary: () => scopeWords(db, o) });
   const terms = expansion.terms.slice(0, 64);
   const grp = (t: string) => expansion.group.get(t) ?? t;
   const weighted: Weighted[] = [
