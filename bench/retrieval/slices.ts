@@ -94,7 +94,7 @@ export async function runSlices(db: SqlDb, asks: Ask[], opts: { dictionary?: boo
     const r = await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: DEFAULT_RETRIEVAL.topK, perSource: 1, sync: false, dictionary: opts.dictionary });
     ms.push(performance.now() - t0);
     const d = judge(r.hits, r.expansion, DEFAULT_RETRIEVAL);
-    const s = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
+    const s: Tally = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
     per.set(a.slice, s);
     s.n++;
     if (!d.answered) s.declined++;
@@ -117,7 +117,7 @@ export async function runSlices(db: SqlDb, asks: Ask[], opts: { dictionary?: boo
   const names: SliceName[] = ['same', 'cross', 'hard', 'docs', 'unanswerable'];
   const slices = Object.fromEntries(
     names.map((n) => {
-      const s = per.get(n) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
+      const s: Tally = per.get(n) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
       const falseDeclined = [...s.falseDeclined.values()].sort((x, y) => y.times - x.times || x.best - y.best).slice(0, 60);
       return [n, { n: s.n, recall5: n === 'unanswerable' || !s.n ? null : s.found / s.n, declined: s.n ? s.declined / s.n : 0, misses: s.misses, falseDeclined }];
     }),
