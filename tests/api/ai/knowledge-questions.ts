@@ -59,8 +59,9 @@ export const ZH_SAME: Labelled = [
   ['可以改收货地址吗？', '修改与取消订单'],
   ['胸围98穿什么码？', '尺码表'],
 ];
-// misspelt, as customers type (development: written with the spelling correction, before the
-// bench's hard slice was looked at; server/ai/knowledge/spelling.ts)
+// misspelt, as customers type (development: written with the spelling correction,
+// server/ai/knowledge/spelling.ts, in other words than the bench's hard slice — but after its
+// falsely declined questions had been read, so not blind to them)
 export const EN_TYPOS: Labelled = [
   ['how long is the warrenty', 'Warranty'],
   ['can i chnage my delivery adress', 'Order changes and cancellation'],
