@@ -257,7 +257,7 @@ function sliceFigures(driver: string, s: SlicesResult, plain: SlicesResult): Fig
     unit: 'x',
     value: r(s.slices[n].recall5),
     ...(goals[n] !== undefined ? { goal: { op: '>=' as const, value: goals[n], on: 'value' as const } } : {}),
-    detail: { misses: s.slices[n].misses, declined: s.slices[n].declined, without_dictionary: { recall5: r(plain.slices[n].recall5), declined: r(plain.slices[n].declined) } },
+    detail: { misses: s.slices[n].misses, declined: s.slices[n].declined, falseDeclined: s.slices[n].falseDeclined, without_dictionary: { recall5: r(plain.slices[n].recall5), declined: r(plain.slices[n].declined) } },
   }));
   out.push(
     { id: `retrieval.${driver}.slice.unanswerable.declined`, label: `unanswerable declined (${s.slices.unanswerable.n} questions, ${driver})`, unit: 'x', value: r(s.slices.unanswerable.declined), goal: { op: '>=', value: 0.9, on: 'value' }, detail: { answered: s.slices.unanswerable.misses, without_dictionary: r(plain.slices.unanswerable.declined) } },

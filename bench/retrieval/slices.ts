@@ -13,6 +13,7 @@
  * (server/ai/knowledge/decide.ts, its defaults) goes: declines of the unanswerable ones, false
  * declines of the answerable ones.
  */
+import { conceptsIn } from '../../server/ai/knowledge/coverage.js';
 import { DEFAULT_RETRIEVAL, judge } from '../../server/ai/knowledge/decide.js';
 import { searchKnowledge } from '../../server/ai/retrieval/search.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
@@ -36,6 +37,12 @@ export interface SliceResult {
   /** the share the decision declined (unanswerable: the right call; answerable: false declines) */
   declined: number;
   misses: Array<{ question: string; got: string[] }>;
+  /**
+   * answerable slices: the questions the decision declined (once per wording, with how many
+   * shops declined it), the best relevance among the top-k against the threshold, and the
+   * question's concepts the best hit lacks — why it was declined
+   */
+  falseDeclined: Array<{ question: string; times: number; best: number; missing: string[] }>;
 }
 
 export interface SlicesResult {
@@ -80,19 +87,28 @@ export async function buildAsks(db: SqlDb, shops: LabelledShop[], perTemplate: n
 export async function runSlices(db: SqlDb, asks: Ask[], opts: { dictionary?: boolean } = {}): Promise<SlicesResult> {
   for (const a of asks.slice(0, 20)) await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: 5, sync: false, dictionary: opts.dictionary }); // warm-up
   const ms: number[] = [];
-  const per = new Map<SliceName, { n: number; found: number; declined: number; misses: SliceResult['misses'] }>();
+  type Tally = { n: number; found: number; declined: number; misses: SliceResult['misses']; falseDeclined: Map<string, SliceResult['falseDeclined'][number]> };
+  const per = new Map<SliceName, Tally>();
   for (const a of asks) {
     const t0 = performance.now();
     const r = await searchKnowledge(db, { query: a.question, shopId: a.shopId, limit: DEFAULT_RETRIEVAL.topK, perSource: 1, sync: false, dictionary: opts.dictionary });
     ms.push(performance.now() - t0);
     const d = judge(r.hits, r.expansion, DEFAULT_RETRIEVAL);
-    const s = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [] };
+    const s: Tally = per.get(a.slice) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
     per.set(a.slice, s);
     s.n++;
     if (!d.answered) s.declined++;
     if (a.want === null) {
       if (d.answered && s.misses.length < 20) s.misses.push({ question: a.question, got: r.hits.slice(0, 1).map((h) => h.title) });
       continue;
+    }
+    if (!d.answered) {
+      const top = d.judged.slice(0, DEFAULT_RETRIEVAL.topK).reduce<(typeof d.judged)[number] | null>((b, j) => (!b || j.relevance > b.relevance ? j : b), null);
+      const has = top ? conceptsIn(r.expansion.concepts, `${top.hit.title}\n${top.hit.text}`) : r.expansion.concepts.map(() => false);
+      const f = s.falseDeclined.get(a.question) ?? { question: a.question, times: 0, best: 0, missing: r.expansion.concepts.filter((_, i) => !has[i]).map((c) => c.slice(0, 3).join('|')) };
+      f.times++;
+      f.best = Math.max(f.best, Math.round((top?.relevance ?? 0) * 1000) / 1000);
+      s.falseDeclined.set(a.question, f);
     }
     const found = r.hits.slice(0, 5).some((h) => `${h.source_type}:${h.source_id}` === a.want);
     if (found) s.found++;
@@ -101,8 +117,9 @@ export async function runSlices(db: SqlDb, asks: Ask[], opts: { dictionary?: boo
   const names: SliceName[] = ['same', 'cross', 'hard', 'docs', 'unanswerable'];
   const slices = Object.fromEntries(
     names.map((n) => {
-      const s = per.get(n) ?? { n: 0, found: 0, declined: 0, misses: [] };
-      return [n, { n: s.n, recall5: n === 'unanswerable' || !s.n ? null : s.found / s.n, declined: s.n ? s.declined / s.n : 0, misses: s.misses }];
+      const s: Tally = per.get(n) ?? { n: 0, found: 0, declined: 0, misses: [], falseDeclined: new Map() };
+      const falseDeclined = [...s.falseDeclined.values()].sort((x, y) => y.times - x.times || x.best - y.best).slice(0, 60);
+      return [n, { n: s.n, recall5: n === 'unanswerable' || !s.n ? null : s.found / s.n, declined: s.n ? s.declined / s.n : 0, misses: s.misses, falseDeclined }];
     }),
   ) as Record<SliceName, SliceResult>;
   const answerable = names.filter((n) => n !== 'unanswerable').map((n) => per.get(n) ?? { n: 0, declined: 0 });

@@ -17,6 +17,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { stemmer } from 'stemmer';
 import { tokenize } from './segment.js';
 
 export interface Dictionary {
@@ -28,6 +29,11 @@ export interface Dictionary {
   zh(token: string): { full: readonly string[]; part: readonly string[] };
   /** a Chinese word's first sense of each of its entries, up to three words, as token lists (苹果 → [appl]) */
   en(word: string): readonly (readonly string[])[];
+  /**
+   * Whether an English word (lower case, as typed or stemmed) occurs in the glosses (twice or
+   * more): a real word, not a typo (spelling.ts corrects only words it does not know)
+   */
+  knows(word: string): boolean;
   /** entries read */
   size: number;
 }
@@ -136,8 +142,21 @@ export function buildDictionary(text: string): Dictionary {
   }
   const none: readonly string[] = [];
   const enCache = new Map<string, string[][]>();
+  let english: Set<string> | null = null;
   return {
     size,
+    knows(word) {
+      if (!english) {
+        // built on first use (a fraction of a second): the Latin words of the glosses, and their
+        // stems, that occur at least twice (a word met once is mostly a name: "Wich")
+        const raw = new Map<string, number>();
+        for (const g of glosses) for (const m of g.matchAll(/[A-Za-z]+/g)) raw.set(m[0].toLowerCase(), (raw.get(m[0].toLowerCase()) ?? 0) + 1);
+        const count = new Map(raw);
+        for (const [w, n] of raw) if (w.length > 3) count.set(stemmer(w), (count.get(stemmer(w)) ?? 0) + (stemmer(w) === w ? 0 : n));
+        english = new Set([...count].filter(([, n]) => n >= 2).map(([w]) => w));
+      }
+      return english.has(word);
+    },
     zh(t) {
       const l = postings.get(t);
       if (!l) return { full: none, part: none };

@@ -20,8 +20,9 @@
  * the index): a translation no knowledge holds would add nothing but noise to hit testing.
  */
 import { americanSpelling, dictionary } from './dictionary.js';
-import { expandQuery, type Expansion } from './lexicon.js';
+import { expandQuery, LEXICON_TOKENS, type Expansion } from './lexicon.js';
 import { tokenize } from './segment.js';
+import { correct } from './spelling.js';
 
 /** A dictionary word weighs this much of one the lexicon adds (search.ts applies EXPANSION_WEIGHT on top). */
 export const DICTIONARY_SHARE = 0.5;
@@ -70,9 +71,42 @@ function joinsGroup(e: Expansion, lower: string, word: string, single: Set<strin
   return false;
 }
 
-/** The lexicon's expansion of `query`, with the dictionary's translations of the words it left. */
-export async function expandWithDictionary(query: string, known: KnownTerms, opts: { dictionary?: boolean } = {}): Promise<Expansion> {
-  const e = expandQuery(query);
+/** The words of the knowledge in scope (stemmed, Latin letters) and how many chunks hold each. */
+export type ScopeWords = () => Promise<ReadonlyMap<string, number>>;
+
+export interface ExpandOptions {
+  /** translate by the bilingual dictionary (default true) */
+  dictionary?: boolean;
+  /** correct misspelt English words (default true; spelling.ts) */
+  spelling?: boolean;
+  /** the scope's vocabulary, asked only when a question has a word nothing knows */
+  vocabulary?: ScopeWords;
+}
+
+/**
+ * The question's misspelt English words and their corrections (spelling.ts): a word is a typo
+ * when neither the lexicon, nor the dictionary's English, nor the knowledge in scope has it.
+ */
+export async function spellingFixes(query: string, known: KnownTerms, vocabulary?: ScopeWords): Promise<Map<string, string | null>> {
+  const fix = new Map<string, string | null>();
+  const d = dictionary();
+  const unknown = [...rawWords(query)].filter(([t, raw]) => /^[a-z]{3,}$/.test(raw) && !LEXICON_TOKENS.has(t) && !d.knows(raw) && !d.knows(t));
+  if (!unknown.length) return fix;
+  const held = await known(unknown.map(([t]) => t));
+  const typos = unknown.filter(([t]) => !held.has(t));
+  if (!typos.length) return fix;
+  const words = (await vocabulary?.()) ?? new Map<string, number>();
+  for (const [t, raw] of typos) {
+    const c = correct(raw, t, LEXICON_TOKENS, words);
+    if (c) fix.set(t, c.to);
+  }
+  return fix;
+}
+
+/** The lexicon's expansion of `query` (its misspelt words corrected), with the dictionary's translations of the words it left. */
+export async function expandWithDictionary(query: string, known: KnownTerms, opts: ExpandOptions = {}): Promise<Expansion> {
+  const fix = opts.spelling === false ? undefined : await spellingFixes(query, known, opts.vocabulary);
+  const e = expandQuery(query, fix);
   if (opts.dictionary === false || e.concepts.length === e.grouped) return e;
   const d = dictionary();
   const lower = query.normalize('NFKC').toLowerCase();

@@ -218,11 +218,20 @@ export interface Expansion {
   weights: number[];
   /** how many of `concepts` are lexicon groups (they come first; the rest are words in no group) */
   grouped: number;
+  /** misspelt words and what they were read as (spelling.ts; null: a function word, dropped) */
+  corrected?: Array<[string, string | null]>;
 }
 
+/** Every English token of the lexicon's groups (spelling.ts corrects a typo towards them first). */
+export const LEXICON_TOKENS: ReadonlySet<string> = new Set(COMPILED.flatMap((g) => g.en.flat()));
+
+/** A question's tokens with its misspelt ones read as corrected (null: dropped). */
+const fixed = (toks: string[], fix?: ReadonlyMap<string, string | null>): string[] =>
+  fix?.size ? toks.flatMap((t) => (fix.has(t) ? (fix.get(t) === null ? [] : [fix.get(t)!]) : [t])) : toks;
+
 /** The question's tokens, the lexicon's additions and the question's concepts. */
-export function expandQuery(query: string): Expansion {
-  const toks = tokenize(query);
+export function expandQuery(query: string, fix?: ReadonlyMap<string, string | null>): Expansion {
+  const toks = fixed(tokenize(query), fix);
   const terms = [...new Set(toks)];
   const lower = query.normalize('NFKC').toLowerCase();
   let text = lower;
@@ -258,12 +267,13 @@ export function expandQuery(query: string): Expansion {
     weights.push(generalWeight(w));
   }
   // English (and other spaced) words in no group
-  for (const w of new Set(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')))) {
+  for (const w of new Set(fixed(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')), fix))) {
     if (covered.has(w) || ASKING.has(w)) continue;
     concepts.push([w]);
     weights.push(1);
   }
-  return { terms, added: [...added], concepts, group, weights, grouped };
+  const corrected = fix?.size ? [...fix] : undefined;
+  return { terms, added: [...added], concepts, group, weights, grouped, ...(corrected ? { corrected } : {}) };
 }
 
 // what a passage holds of a question's concepts: coverage.ts

@@ -21,7 +21,7 @@ import { syncKnowledge, type SourceType } from '../knowledge/index.js';
 import { expandWithDictionary } from '../knowledge/expand.js';
 import type { Expansion } from '../knowledge/lexicon.js';
 import { tokenize } from '../knowledge/segment.js';
-import { filterSql, knownTerms, type SearchFilters } from './scope.js';
+import { filterSql, knownTerms, matchSql, scopeWords, smallScope, type SearchFilters } from './scope.js';
 
 export type { SearchFilters } from './scope.js';
 
@@ -37,6 +37,8 @@ export interface SearchOptions extends SearchFilters {
   ranking?: 'auto' | 'bm25';
   /** translate the question's words the lexicon lacks by the bilingual dictionary (default true; server/ai/knowledge/expand.ts) */
   dictionary?: boolean;
+  /** correct misspelt English words against the lexicon and the shop's words (default true; server/ai/knowledge/spelling.ts) */
+  spelling?: boolean;
   /** where the question's embeddings call is recorded (default: `db`) */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -120,7 +122,7 @@ type Bm25Row = Omit<Hit, 'bm25' | 'similarity' | 'fused'>;
  * BM25 over the filtered chunks: at most `perSource` chunks of a source, the best `limit`, ordered
  * by score. `scope` is 0 when nothing matched.
  */
-async function bm25(db: Queryable | Db, terms: Weighted[], f: SearchFilters, perSource: number, limit: number): Promise<{ rows: Bm25Row[]; scope: number }> {
+async function bm25(db: Queryable | Db, terms: Weighted[], f: SearchFilters, perSource: number, limit: number, small = false): Promise<{ rows: Bm25Row[]; scope: number }> {
   const params: unknown[] = [terms.map((t) => t.term), terms.map((t) => t.weight), terms.map((t) => t.group)];
   const where = filterSql(f, params);
   params.push(perSource, limit);
@@ -142,7 +144,7 @@ async function bm25(db: Queryable | Db, terms: Weighted[], f: SearchFilters, per
      m AS (
        SELECT c.id, c.tokens AS dl, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
          FROM knowledge_chunk c CROSS JOIN q CROSS JOIN LATERAL unnest(c.tsv) u
-        WHERE c.tsv @@ q.tq AND u.lexeme = ANY(q.lx) AND ${where}
+        WHERE ${matchSql('q.tq', small)} AND u.lexeme = ANY(q.lx) AND ${where}
      ),
      st AS (SELECT count(*)::float8 AS n, greatest(avg(c.tokens), 1)::float8 AS avgdl FROM knowledge_chunk c WHERE ${where}),
      df AS (SELECT m.lexeme, qw.w * ln(1 + (st.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
@@ -247,7 +249,9 @@ const byFused = (a: Hit, b: Hit) =>
 export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Promise<SearchResult> {
   const t0 = performance.now();
   if (o.sync !== false) await syncKnowledge(db, { shopId: o.shopId ?? null, limit: 500 });
-  const expansion = await expandWithDictionary(o.query, (t) => knownTerms(db, t, o), { dictionary: o.dictionary });
+  // a shop's scope of SMALL_SCOPE chunks or fewer: read by the shop index, not the word index (scope.ts)
+  const small = (await smallScope(db, o)) !== null;
+  const expansion = await expandWithDictionary(o.query, (t) => knownTerms(db, t, o, small), { dictionary: o.dictionary, spelling: o.spelling, vocabulary: () => scopeWords(db, o) });
   const terms = expansion.terms.slice(0, 64);
   const grp = (t: string) => expansion.group.get(t) ?? t;
   const weighted: Weighted[] = [
@@ -266,14 +270,14 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
   }
   if (!qv.ok || note) {
     if (!weighted.length) return { terms, expansion, hits: [], scope: 0, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
-    const r = await bm25(db, weighted, o, perSource, limit);
+    const r = await bm25(db, weighted, o, perSource, limit, small);
     const hits = r.rows.map((h) => ({ ...h, bm25: h.score, similarity: null, fused: null }));
     return { terms, expansion, hits, scope: r.scope, tookMs: performance.now() - t0, ranking: 'bm25', rankingNote: note, ...none };
   }
 
   // hybrid: both lists chunk by chunk (no per-source cut yet), fused, then cut per source and to the limit
   const depth = Math.max(RRF_DEPTH, Math.min(limit * perSource, 500));
-  const lexical = weighted.length ? await bm25(db, weighted, o, Number.MAX_SAFE_INTEGER, depth) : { rows: [], scope: 0 };
+  const lexical = weighted.length ? await bm25(db, weighted, o, Number.MAX_SAFE_INTEGER, depth, small) : { rows: [], scope: 0 };
   const vec = await vectorRanks(db, qv.vector, qv.key, o, depth, lexical.rows.map((h) => h.id));
   const byId = new Map<number, Hit>();
   lexical.rows.forEach((h, i) => byId.set(h.id, { ...h, bm25: h.score, similarity: null, fused: 1 / (RRF_K + i + 1) }));

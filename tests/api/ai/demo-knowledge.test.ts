@@ -16,6 +16,8 @@ import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import {
   EN_SAME,
   EN_TO_ZH,
+  EN_TYPOS,
+  EN_TYPOS_TO_ZH,
   HELD_OUT_EN_TO_ZH,
   HELD_OUT_UNANSWERABLE,
   HELD_OUT_ZH_TO_EN,
@@ -123,13 +125,17 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     console.log(`held-out cross-language hit@5: ${held[0].hits + held[1].hits}/${HELD_OUT_ZH_TO_EN.length + HELD_OUT_EN_TO_ZH.length}\n  misses: ${[...held[0].misses, ...held[1].misses].join('\n  ') || 'none'}`);
     // a bound, not a target: the held-out questions are never used to tune (16 of 16 with the dictionary; 15 without)
     expect(held[0].hits + held[1].hits).toBe(HELD_OUT_ZH_TO_EN.length + HELD_OUT_EN_TO_ZH.length);
+    // misspelt questions (development), read through the spelling correction (server/ai/knowledge/spelling.ts)
+    const typos = [await hitAt5(en, EN_TYPOS), await hitAt5(zh, EN_TYPOS_TO_ZH)];
+    console.log(`misspelt questions hit@5: ${typos[0].hits + typos[1].hits}/${EN_TYPOS.length + EN_TYPOS_TO_ZH.length}\n  misses: ${[...typos[0].misses, ...typos[1].misses].join('\n  ') || 'none'}`);
+    expect(typos[0].hits + typos[1].hits).toBeGreaterThanOrEqual(EN_TYPOS.length + EN_TYPOS_TO_ZH.length - 1);
   }, 120_000);
 
   type Asked = Array<[number, string, string | null]>;
   const answerableOf = (pairs: Array<[number, Labelled]>): Asked => pairs.flatMap(([shop, set]) => set.map(([q, t]) => [shop, q, t] as [number, string, string]));
   const both = (qs: string[]): Asked => qs.flatMap((q) => [[en, q, null], [zh, q, null]] as Asked);
   const dev = (): Asked => [
-    ...answerableOf([[en, ZH_TO_EN], [zh, EN_TO_ZH], [en, EN_SAME], [zh, ZH_SAME]]),
+    ...answerableOf([[en, ZH_TO_EN], [zh, EN_TO_ZH], [en, EN_SAME], [zh, ZH_SAME], [en, EN_TYPOS], [zh, EN_TYPOS_TO_ZH]]),
     ...both([...UNANSWERABLE_EN, ...UNANSWERABLE_ZH]),
   ];
   const heldOut = (): Asked => [...answerableOf([[en, HELD_OUT_ZH_TO_EN], [zh, HELD_OUT_EN_TO_ZH]]), ...both(HELD_OUT_UNANSWERABLE)];
@@ -254,9 +260,10 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     }
     const d = await measure('development set', dev());
     const h = await measure('held-out set', heldOut());
-    // stated in docs/ai.md: on the development set no false decline, at most 3 of 32 unanswerable answered;
-    // held out (a bound, not a target: never used to tune) at most 1 of 16 false declines, none answered
-    expect(d.falseDeclines).toBe(0);
+    // stated in docs/ai.md: on the development set (with its misspelt questions) at most 2 of 51 false
+    // declines, at most 3 of 32 unanswerable answered; held out (a bound, not a target: never used to
+    // tune) at most 1 of 16 false declines, none answered
+    expect(d.falseDeclines).toBeLessThanOrEqual(2 / 51);
     expect(d.guessed).toBeLessThanOrEqual(3 / 32);
     expect(h.falseDeclines).toBeLessThanOrEqual(1 / 16);
     expect(h.guessed).toBe(0);

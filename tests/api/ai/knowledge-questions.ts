@@ -59,6 +59,26 @@ export const ZH_SAME: Labelled = [
   ['可以改收货地址吗？', '修改与取消订单'],
   ['胸围98穿什么码？', '尺码表'],
 ];
+// misspelt, as customers type (development: written with the spelling correction,
+// server/ai/knowledge/spelling.ts, in other words than the bench's hard slice — but after its
+// falsely declined questions had been read, so not blind to them)
+export const EN_TYPOS: Labelled = [
+  ['how long is the warrenty', 'Warranty'],
+  ['can i chnage my delivery adress', 'Order changes and cancellation'],
+  ['do you acept apple pay', 'Payment methods'],
+  ['my parcle arived damaged', 'Damaged or wrong items'],
+  ['how do i trak my ordr', 'Order tracking'],
+  ['is shiping free', 'Shipping, carriers and delivery times'],
+  ['can i excange this for a smaller one', 'Exchanges'],
+  ['how do i get a refund for a retrned item', 'Return policy'],
+];
+// misspelt English questions for a Chinese shop
+export const EN_TYPOS_TO_ZH: Labelled = [
+  ['how long is the warrenty', '质保说明'],
+  ['can i cancell my order', '修改与取消订单'],
+  ['wich courier do you use', '发货与配送'],
+  ['can i pay in instalmnts', '支付方式'],
+];
 // nothing in a demo shop's knowledge answers these (asked in shops without documents)
 export const UNANSWERABLE_EN = [
   'Do you have a pick-up store near me?',

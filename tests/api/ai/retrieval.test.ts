@@ -90,6 +90,19 @@ describe('knowledge/hit-test', () => {
     expect((await hitTest({ shop_id: enShop, query: 'PayPal', policy_types: [2] })).list).toEqual([]);
   });
 
+  it("reads a misspelt word as the lexicon's or the shop's word one edit away; a real word the shop does not use stays as it is", async () => {
+    const r = await hitTest({ shop_id: enShop, query: 'how do i get a refnd' });
+    expect(r.terms).toContain('refund');
+    expect(r.terms).not.toContain('refnd');
+    expect(r.list[0].title).toBe('Return policy');
+    // a word of the shop's own knowledge, in no lexicon group (backpack), read from a typo
+    const own = await hitTest({ shop_id: enShop, query: 'backpak' });
+    expect(own.terms).toEqual(['backpack']);
+    expect(own.list[0].title).toBe('Warranty');
+    // a real English word (CC-CEDICT has it) the shop never says is not "corrected" into one it does
+    expect((await hitTest({ shop_id: enShop, query: 'Can I pay with cryptocurrency?' })).terms).toContain('cryptocurr');
+  });
+
   it('follows policy edits, switching off and deletes at once', async () => {
     const id = await addPolicy(enShop, 'Gift cards', 'Gift cards never expire and can be used online.');
     expect(await firstTitle(enShop, 'do gift cards expire')).toBe('Gift cards');
