@@ -125,7 +125,7 @@ export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, 
   ];
 }
 
-/** A task's run settings: its shop (else its assistant's), model, judge, pass mark and the exit codes. */
+/** A task's run settings: its shop (else its assistant's), model, judge (and its prompt), pass mark and the exit codes. */
 export async function setupOf(
   db: Queryable,
   task: {
@@ -135,6 +135,8 @@ export async function setupOf(
     prompt_version_id?: number | null;
     model_server_id: number | null;
     judge_model_server_id: number | null;
+    /** the judge's instruction (null: the default of server/ai/scoring/judge.ts) */
+    judge_prompt?: string | null;
     pass_threshold: string | number;
   },
 ): Promise<RunSetup> {
@@ -151,6 +153,6 @@ export async function setupOf(
     modelServerId: task.model_server_id,
     threshold: Number(task.pass_threshold),
     codes: (await db.query<ExitCodeInfo>('SELECT code, need_semantics_score FROM text_exit_code ORDER BY id')).rows,
-    judge: await judgeSetup(db, task.judge_model_server_id),
+    judge: await judgeSetup(db, task.judge_model_server_id, task.judge_prompt),
   };
 }

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledClock } from '../../../server/jobs/clock.js';
+import { DEFAULT_JUDGE_PROMPT } from '../../../server/ai/scoring/judge.js';
 import { RUN_SLICE } from '../../../server/resources/lab/run-job.js';
 import { expectFieldError } from '../business/helpers.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
@@ -270,6 +271,24 @@ describe('the judge', () => {
     expect(model.calls.slice(calls0).filter((c) => c.model === 'judge-1').length).toBe(judged.length);
     expect(fin.judge_tokens).toBe(27 * judged.length);
     expect(fin.judge_model_server_name).toBe('Judge stand-in');
+    // no judge prompt on the task: the default instruction is the one sent
+    for (const c of model.calls.slice(calls0).filter((x) => x.model === 'judge-1')) expect(c.system).toBe(DEFAULT_JUDGE_PROMPT);
+  }, 60_000);
+
+  it("a rating task's own judge prompt is the one the judge model gets; too long a prompt is refused naming the field", async () => {
+    const custom = 'Grade strictly: only the same numbers count. Reply with only {"score": 0..1, "reason": "..."} as JSON.';
+    const samples = [{ input: QUESTIONS[1], expected: 'It takes about a week, five to eight working days.' }];
+    const ds = await dataset(samples);
+    const bad = await admin.post('rating-task/create', { name: 'Too long judge', dataset_id: ds, mode: 'manual', judge_prompt: 'x'.repeat(4001) });
+    expectFieldError(bad, 'judge_prompt');
+    const calls0 = model.calls.length;
+    const t = await task(ds, { judge_model_server_id: judgeServerId, pass_threshold: 0.7, judge_prompt: custom });
+    expect((await admin.ok('GET', 'rating-task/detail', { id: t.id })).judge_prompt).toBe(custom);
+    await statusIs(t.id, 'finished');
+    const judged = model.calls.slice(calls0).filter((c) => c.model === 'judge-1');
+    expect(judged.length).toBe(1);
+    expect(judged[0].system).toBe(custom);
+    expect(judged[0].user).toContain('EXPECTED:\nIt takes about a week');
   }, 60_000);
 });
 
