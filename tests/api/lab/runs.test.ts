@@ -292,6 +292,31 @@ describe('the judge', () => {
   }, 60_000);
 });
 
+describe('multi-turn samples', () => {
+  it('a sample whose input is a conversation: the earlier turns go to the model as messages before the last question; a bad conversation is refused naming the field', async () => {
+    const turns = [
+      { role: 'user', content: 'Do you ship to Canada?' },
+      { role: 'assistant', content: 'Yes, we ship to Canada.' },
+      { role: 'user', content: 'How long does it take?' },
+    ];
+    const bad = await admin.post('rating-data-set/create', { name: 'Bad turns', samples: [{ input: [{ role: 'assistant', content: 'Hello' }], expected: 'x' }] });
+    expectFieldError(bad, 'samples');
+    const ds = (await admin.ok('POST', 'rating-data-set/create', { name: `Runs set ${++seq}`, samples_jsonl: JSON.stringify({ input: turns, expected: RIGHT[1] }) })).id;
+    expect((await admin.ok('GET', 'rating-data-set/detail', { id: ds })).samples[0].input).toEqual(turns);
+    const calls0 = model.calls.length;
+    const t = await task(ds, { model_server_id: slowServerId });
+    await statusIs(t.id, 'finished');
+    const answered = model.calls.slice(calls0).filter((c) => c.model === 'answer-slow');
+    expect(answered).toHaveLength(1);
+    expect(answered[0].messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(answered[0].messages.slice(1).map((m) => m.content)).toEqual(turns.map((x) => x.content));
+    // the result row reads as the conversation, one turn a line
+    const [row] = await results(t.id);
+    expect(row.input).toBe('user: Do you ship to Canada?\nassistant: Yes, we ship to Canada.\nuser: How long does it take?');
+    expect(row.output).toBe("The stand-in model's answer.");
+  }, 60_000);
+});
+
 describe('experiment (training) tasks', () => {
   it('an immediate one starts as a job, which pauses it and says no trainer is connected', async () => {
     const ds = await admin.ok('POST', 'lab/dataset/create', { name: 'Train set', data_type: 'qa', sample_count: 10 });
