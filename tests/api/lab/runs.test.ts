@@ -432,5 +432,23 @@ describe('prompt versions', () => {
       expect(c.system).not.toContain('VERSION TWO');
     }
   }, 60_000);
+
+  it('the line diff of two versions: newest against the one before by default, any two by number, an unknown one refused naming the field', async () => {
+    const p = await admin.ok('POST', 'prompt/create', { name: 'Diffed prompt', content: 'Be polite.\nAnswer from {{knowledge}}.\nSign as Ann.' });
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'Be polite.\nAnswer from {{knowledge}} in one sentence.\nSign as Ann.\nNever guess.' });
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'Answer from {{knowledge}} in one sentence.' });
+    const d = await admin.ok<any>('GET', 'prompt/version-diff', { prompt_id: p.id });
+    expect(d).toMatchObject({ from: 2, to: 3, newest: 3, name: 'Diffed prompt', added: 0, removed: 3 });
+    expect(d.list.map((l: any) => [l.op, l.old_no, l.new_no, l.text])).toEqual([
+      ['removed', 1, null, 'Be polite.'],
+      ['same', 2, 1, 'Answer from {{knowledge}} in one sentence.'],
+      ['removed', 3, null, 'Sign as Ann.'],
+      ['removed', 4, null, 'Never guess.'],
+    ]);
+    const first = await admin.ok<any>('GET', 'prompt/version-diff', { prompt_id: p.id, from: 1, to: 2 });
+    expect(first.list.map((l: any) => l.op)).toEqual(['same', 'removed', 'added', 'same', 'added']);
+    expect(first.list[2].text).toBe('Answer from {{knowledge}} in one sentence.');
+    expectFieldError(await admin.get('prompt/version-diff', { prompt_id: p.id, from: 9 }), 'from');
+  }, 30_000);
 });
 
