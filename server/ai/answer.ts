@@ -23,8 +23,16 @@ import type { Attempt, ChatMessage, Sampling } from './gateway/types.js';
 
 export { BUILTIN_LABEL, BUILTIN_MODEL, NOTHING_FOUND, type Citation } from './respond-builtin.js';
 
+/** An earlier turn of the conversation (the playground's, a multi-turn dataset sample's), sent before the question. */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 export interface AnswerInput {
   question: string;
+  /** the conversation so far, oldest first: sent to the model as messages between the prompt and the question */
+  history?: ChatTurn[];
   shopId?: number | null;
   assistantId?: number | null;
   /** a prompt template (`{{shop}}`, `{{knowledge}}` or `{{policies}}`, `{{question}}`); else the assistant's */
@@ -199,7 +207,13 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
   // only what the decision uses; nothing used: the prompt says so, and the model is to decline and hand over
   const relevant = usedHits(d);
   const filled = fillPrompt(template ?? DEFAULT_PROMPT, { shop: shop || 'the shop', knowledge: knowledgeBlock(relevant), question: input.question });
-  const messages = [{ role: 'system' as const, content: filled.system }, ...(filled.askSeparately ? [{ role: 'user' as const, content: input.question }] : [])];
+  const history = input.history ?? [];
+  // with earlier turns the question comes last as its own message, after them, even when the template holds it
+  const messages: ChatMessage[] = [
+    { role: 'system', content: filled.system },
+    ...history.map((t) => ({ role: t.role, content: t.content })),
+    ...(filled.askSeparately || history.length ? [{ role: 'user' as const, content: input.question }] : []),
+  ];
   const r = await gw.chat({
     db,
     shopId: input.shopId ?? null,

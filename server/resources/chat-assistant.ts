@@ -40,6 +40,9 @@ export const chatAssistant: ResourceDef = {
     temperature: { schema: { type: 'number', minimum: 0, maximum: 2 }, select: 't.temperature::float8' },
     top_p: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, nullable: true, select: 't.top_p::float8' },
     max_tokens: { schema: { type: 'integer', minimum: 1, maximum: 200000 }, nullable: true },
+    /** retrieval decision of this assistant's answers (empty: the knowledge base's, server/ai/knowledge/settings.ts) */
+    score_threshold: { schema: { type: 'number', minimum: 0, maximum: 1 }, nullable: true, select: 't.score_threshold::float8' },
+    top_k: { schema: { type: 'integer', minimum: 1, maximum: 20 }, nullable: true },
     channel: F.enumOf(CHANNELS),
     status: F.enumOf([0, 1]),
     created_at: F.createdAt(),

@@ -33,6 +33,7 @@ export const FIGURE_KEYS = {
   feedback_by_status: 'intelligent_text.text.session.feedback',
   test_tasks_by_status: 'intelligent_text.text.script_manage.task_list',
   rating_tasks_by_status: 'intelligent_text.text.script_manage.rating_task_list',
+  ai_cost_per_day: 'intelligent_text.text.script_manage.trace',
   // intelligent_voice
   calls_per_day: 'intelligent_voice.admin.call_center.log',
   connect_rate: 'intelligent_voice.admin.call_center.log',
@@ -70,6 +71,7 @@ const perDay = {
     series: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, counts: { type: 'array', items: int } } } },
   },
 };
+const amountPerDay = { type: 'object', properties: { series: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, counts: { type: 'array', items: { type: 'number' } } } } } } };
 const share = { type: 'object', properties: { total: int, part: int, share: { type: ['number', 'null'] } } };
 
 const reply = {
@@ -87,6 +89,8 @@ const reply = {
         feedback_by_status: byKey,
         test_tasks_by_status: byKey,
         rating_tasks_by_status: byKey,
+        /** what the model calls cost per day (chat, embeddings, connection tests) at the servers' prices */
+        ai_cost_per_day: amountPerDay,
         calls_per_day: perDay,
         connect_rate: share,
         call_tasks_by_status: byKey,
@@ -198,6 +202,11 @@ async function textFigures(db: Queryable, w: Window, can: Can): Promise<Figures>
   if (can(FIGURE_KEYS.feedback_by_status)) f.feedback_by_status = await countBy(db, 'feedback', 'status');
   if (can(FIGURE_KEYS.test_tasks_by_status)) f.test_tasks_by_status = await countBy(db, 'text_task', 'status');
   if (can(FIGURE_KEYS.rating_tasks_by_status)) f.rating_tasks_by_status = await countBy(db, 'text_rating_task', 'status');
+  if (can(FIGURE_KEYS.ai_cost_per_day)) {
+    const sql = `SELECT kind AS series, ${dayOf('created_at')} AS day, sum(cost)::float8 AS n FROM model_call WHERE ${inWindow('created_at')} GROUP BY 1, 2`;
+    const cost = await perDaySeries(db, w, sql, ['chat', 'embed', 'test']);
+    f.ai_cost_per_day = { series: cost.series.map((x) => ({ key: x.key, counts: x.counts.map((n) => Math.round(n * 1e6) / 1e6) })) };
+  }
   return f;
 }
 

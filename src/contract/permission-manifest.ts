@@ -181,6 +181,9 @@ export const MANIFEST: ModuleManifest[] = [
         button('text.learn.policy_management.update', EDIT),
         button('text.learn.policy_management.delete', DELETE),
       ],
+      'text.learn.prompt_management': [
+        hiddenPage('text.learn.prompt_management.versions', 'learn/promptManagement/versions/:id', t('提示词版本对比', 'Prompt versions: changes')),
+      ],
       'text.learn.doc_manage': [
         button('text.learn.doc_manage.create', t('上传', 'Upload')),
         button('text.learn.doc_manage.delete', DELETE),

@@ -2,7 +2,8 @@
 /**
  * Module homes' live figures (`GET home/stats`): every figure equals a count made here with
  * direct SQL (per-day buckets counted in JavaScript from the raw timestamps with Intl, so the
- * route's SQL day arithmetic is checked by a different method), in two time zones; an account
+ * route's SQL day arithmetic is checked by a different method; the model cost per day summed from
+ * the model_call rows), in two time zones; an account
  * gets only the figures of the pages it holds; anonymous callers are refused (20001).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,14 @@ beforeAll(async () => {
   for (const st of ['pending', 'running', 'finished', 'finished']) {
     await db.query("INSERT INTO lab_train_task (name, dataset_id, base_model, status) VALUES ($1, $2, 'base', $3)", [`lt-${st}`, lds, st]);
   }
+  // model calls with their cost at the instants (chat, embeddings, connection tests)
+  i = 0;
+  for (const at of TIMES) {
+    const kind = ['chat', 'embed', 'test'][i % 3];
+    await db.query("INSERT INTO model_call (kind, outcome, cost, created_at) VALUES ($1, 'ok', $2, $3)", [kind, 0.000052 * (i + 1), at]);
+    await db.query("INSERT INTO model_call (kind, outcome, cost, created_at) VALUES ('chat', 'ok', 0.0125, $1)", [at]);
+    i += 1;
+  }
   // admin: a disabled account, an unassigned role, audit events (some refused) at the instants
   await db.query("INSERT INTO accounts (email, name, password_hash, status) VALUES ('off@example.com', 'off', 'x', 0)");
   await db.query("INSERT INTO roles (name) VALUES ('nobody holds this')");
@@ -166,6 +175,15 @@ describe('GET home/stats', () => {
         expect(r.figures.ai_resolved.total).toBe(inWindow.length);
         expect(r.figures.ai_resolved.part).toBe(resolved.length);
         expect(r.figures.ai_resolved.share).toBeCloseTo(resolved.length / inWindow.length, 4);
+
+        // model cost per day by kind of call, summed here from the rows
+        const calls = await q<{ kind: string; at: Date; cost: string }>('SELECT kind, created_at AS at, cost::text AS cost FROM model_call');
+        const cost = ['chat', 'embed', 'test'].map((key) => ({
+          key,
+          counts: r.days.map((d: string) => Math.round(calls.filter((c) => c.kind === key && localDay(c.at, tz) === d).reduce((n, c) => n + Number(c.cost), 0) * 1e6) / 1e6),
+        }));
+        expect(r.figures.ai_cost_per_day.series).toEqual(cost);
+        expect(cost[0].counts.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThan(0.0125);
 
         await expectStatusFigure('intelligent_text', tz, 'feedback_by_status', 'feedback');
         await expectStatusFigure('intelligent_text', tz, 'test_tasks_by_status', 'text_task');
@@ -253,7 +271,7 @@ describe('GET home/stats', () => {
       const bare = await s.loginWithKeys(['intelligent_text']);
       expect((await stats(bare, 'intelligent_text')).figures).toEqual({});
       expect(Object.keys((await stats(admin, 'intelligent_text')).figures).sort()).toEqual([
-        'ai_resolved', 'feedback_by_status', 'rating_tasks_by_status', 'sessions_per_day', 'test_tasks_by_status',
+        'ai_cost_per_day', 'ai_resolved', 'feedback_by_status', 'rating_tasks_by_status', 'sessions_per_day', 'test_tasks_by_status',
       ]);
     });
   });

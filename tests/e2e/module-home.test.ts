@@ -101,6 +101,25 @@ describe('module home figures', () => {
     });
   }
 
+  it("the text home shows the model cost of the last 14 days and a chart of it per day, as the API sums it", async () => {
+    const page = await pageIn('en-US');
+    await h.signIn(page, h.admin);
+    await page.goto('/intelligent_text/home');
+    await page.getByTestId('home-figures').waitFor({ timeout: 20_000 });
+    const api = await apiStats(page, 'intelligent_text', TZ);
+    assert.equal(api.code, 10000);
+    const sum = Math.round(total(api.data.figures.ai_cost_per_day.series) * 1e6) / 1e6;
+    const stat = page.getByTestId('home-stat-aiCost14');
+    await stat.waitFor();
+    assert.equal(Number(await stat.getAttribute('data-value')), sum);
+    assert.match(await stat.innerText(), /Model cost \(14 days\)/);
+    const chart = page.getByTestId('home-chart-aiCostPerDay');
+    await chart.locator('svg').waitFor({ timeout: 20_000 });
+    assert.match((await chart.getAttribute('aria-label')) ?? '', /Model cost per day/);
+    await h.shot(page, 'module-home-text-cost');
+    await page.context().close();
+  });
+
   it('a home shows only the figures of the pages the account holds (demo operator, text home)', async () => {
     const page = await pageIn('zh-CN');
     await h.signIn(page, h.operator);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../api/ai/fake-openai.js';
-import { api, openAdminPage, settle } from './admin-helpers.js';
+import { api, openAdminPage, settle, waitList } from './admin-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -151,6 +151,108 @@ describe('prompt playground', () => {
     assert.ok(prompt.includes(policy.title), `prompt: ${prompt.slice(0, 300)}`);
     await settle(page);
     await h.shot(page, 'playground-trace');
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('playground conversation', () => {
+  it('keeps the conversation: the second question goes to the model after the first and its answer; the last answer shows its trace and cost', async () => {
+    await openAdminPage(page, '/intelligent_text/scriptManage/playground');
+    await page.getByTestId('prompt-playground').waitFor();
+    await page.waitForLoadState('networkidle');
+    if (await page.getByTestId('playground-panel-b').isVisible()) await page.getByTestId('playground-compare').click();
+    await choose('playground-shop', String(policy.shop_id));
+    await choose('playground-model-a', 'E2E stand-in');
+    const first = `${policy.title}?`;
+    const second = 'And how long does it take?';
+    const done = (n: number) =>
+      page.waitForFunction(
+        (want) => document.querySelectorAll('[data-testid="playground-result-a"] [data-status="done"]').length === want,
+        n,
+        { timeout: 30_000 },
+      );
+    await ask(first);
+    await done(1);
+    const before = fake.requests.length;
+    await ask(second);
+    await done(2);
+    assert.equal(fake.requests.length, before + 1);
+    // the model got the conversation: the prompt, the first question, its answer, then the second question
+    const messages = fake.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    assert.deepEqual(messages.slice(1).map((m) => [m.role, m.content]), [['user', first], ['assistant', 'answer from e2e'], ['user', second]]);
+    assert.equal(messages[0].role, 'system');
+    // both turns on the page, the last answer with its cost and trace
+    const shown = await page.getByTestId('playground-result-a').innerText();
+    assert.ok(shown.includes(first) && shown.includes(second), shown);
+    assert.match(await page.getByTestId('playground-cost-a').innerText(), /0\.0000/);
+    const href = await page.getByTestId('playground-trace-a').getAttribute('href');
+    assert.match(href ?? '', /^\/intelligent_text\/scriptManage\/trace\/\d+$/);
+    await settle(page);
+    await h.shot(page, 'playground-conversation');
+    await openAdminPage(page, href!);
+    await page.getByTestId('trace-page').waitFor();
+    assert.ok((await page.getByTestId('trace-question').innerText()).includes(second));
+    assert.match(await page.getByTestId('trace-cost').innerText(), /0\.0000/);
+    await page.getByRole('button', { name: /Prompt sent|发送的提示词/ }).click();
+    const prompt = await page.getByTestId('trace-prompt').innerText();
+    assert.ok(prompt.includes(first) && prompt.includes(second), `prompt: ${prompt.slice(-400)}`);
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('hit testing', () => {
+  it('a threshold tried on the page changes the decision it shows (which chunks the answer would use)', async () => {
+    type Hit = { rank: number; relevance: number; used: number };
+    type HitTest = { decision: { top_k: number; answered: boolean }; list: Hit[] };
+    // a question whose decision a threshold can turn over: answered with every relevance under 1
+    // (a higher threshold declines), or declined with chunks in the top-k (threshold 0 uses them)
+    const topOf = (r: HitTest) => Math.max(0, ...r.list.filter((x) => x.rank <= r.decision.top_k).map((x) => x.relevance));
+    let q = '';
+    let base: HitTest | null = null;
+    for (const candidate of [`${policy.title} saxophone`, 'Do you offer gift wrapping?', `${policy.title}?`]) {
+      const r = await api<HitTest>(page, 'knowledge/hit-test', { query: candidate, shop_id: policy.shop_id });
+      if (r.decision.answered ? topOf(r) < 1 : r.list.length > 0) {
+        q = candidate;
+        base = r;
+        break;
+      }
+    }
+    assert.ok(base, 'a question the threshold can turn over');
+    const topRel = topOf(base);
+    const tried = base.decision.answered ? Math.min(1, Math.ceil((topRel + 0.001) * 100) / 100) : 0;
+    const list = 'intelligent_text.knowledge_hit_test';
+    await openAdminPage(page, `/intelligent_text/learn/policyManagement/hitTest?query=${encodeURIComponent(q)}&shop_id=${policy.shop_id}`);
+    const table = await waitList(page, list);
+    const column = async (title: string) => {
+      const headers = await table.locator('thead th').allInnerTexts();
+      const col = headers.findIndex((t) => t.trim() === title) + 1;
+      assert.ok(col > 0, `headers: ${headers.join('|')}`);
+      return (await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${col})`).allInnerTexts()).map((t) => t.trim());
+    };
+    const shown = await column('用于回答');
+    assert.deepEqual(shown, base.list.map((x) => (x.used ? '是' : '否')));
+    await settle(page);
+    await h.shot(page, 'hit-test-default');
+    // the threshold typed into the filter bar and searched: the page asks again and shows the new decision
+    const input = page.getByTestId('list-filters').locator('.ant-formily-item').filter({ hasText: '分数阈值' }).locator('input');
+    await input.fill(String(tried));
+    const asked = page.waitForResponse((r) => r.url().includes('knowledge/hit-test') && new URL(r.url()).searchParams.get('threshold') === String(tried));
+    await page.getByTestId('filter-search').click();
+    await asked;
+    const expected = base.list.map((x) => (x.rank <= base.decision.top_k && x.relevance >= tried ? '是' : '否'));
+    const headers = await table.locator('thead th').allInnerTexts();
+    const usedCol = headers.findIndex((t) => t.trim() === '用于回答') + 1;
+    // the table redrawn with the new answer
+    await page.waitForFunction(
+      ({ col, want }) => JSON.stringify([...document.querySelectorAll(`.ant-table-tbody tr.ant-table-row td:nth-child(${col})`)].map((td) => td.textContent?.trim())) === want,
+      { col: usedCol, want: JSON.stringify(expected) },
+    );
+    const after = await column('用于回答');
+    assert.deepEqual(after, expected);
+    assert.notDeepEqual(after, shown, 'the decision changed');
+    assert.ok((await column('分数阈值')).every((t) => t === String(tried)));
+    await settle(page);
+    await h.shot(page, 'hit-test-threshold');
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -18,16 +18,20 @@ export type JudgeSetup = { available: true; judge: JudgeFn; model: string } | { 
 
 export const NO_JUDGE: JudgeSetup = { available: false, reason: 'no judge model configured / 未配置评判模型' };
 
-/** The instruction the judge model gets; it must answer with one JSON object. */
-export function judgePrompt(question: string, expected: string, answer: string): Array<{ role: 'system' | 'user'; content: string }> {
+/** The judge's instruction when a task sets none (a task's own replaces it: `judge_prompt`). */
+export const DEFAULT_JUDGE_PROMPT =
+  'You grade customer-service answers. Compare the ANSWER with the EXPECTED answer for the QUESTION: ' +
+  'does the answer give the same facts (numbers, conditions, yes/no) as the expected one? Wording does not matter. ' +
+  'Reply with only a JSON object: {"score": <number from 0 to 1>, "reason": "<one short sentence>"}.';
+
+/**
+ * What the judge model gets: the instruction (the task's, else the default) as the system
+ * message, then the question, the expected answer and the answer. The reply must be one JSON
+ * object with a numeric `score` whatever the instruction says (parseVerdict).
+ */
+export function judgePrompt(question: string, expected: string, answer: string, instruction?: string | null): Array<{ role: 'system' | 'user'; content: string }> {
   return [
-    {
-      role: 'system',
-      content:
-        'You grade customer-service answers. Compare the ANSWER with the EXPECTED answer for the QUESTION: ' +
-        'does the answer give the same facts (numbers, conditions, yes/no) as the expected one? Wording does not matter. ' +
-        'Reply with only a JSON object: {"score": <number from 0 to 1>, "reason": "<one short sentence>"}.',
-    },
+    { role: 'system', content: instruction?.trim() || DEFAULT_JUDGE_PROMPT },
     { role: 'user', content: `QUESTION:\n${question}\n\nEXPECTED:\n${expected}\n\nANSWER:\n${answer}` },
   ];
 }

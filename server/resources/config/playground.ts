@@ -53,6 +53,8 @@ export interface PlaygroundInput {
   top_p?: number | null;
   max_tokens?: number | null;
   channel?: 'chat' | 'email';
+  /** the conversation so far (oldest first): the model gets it as messages before the question */
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
 const NULL_ID = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 };
@@ -71,6 +73,16 @@ export const PLAYGROUND_BODY = {
     top_p: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 1 },
     max_tokens: { type: ['integer', 'null'], minimum: 1, maximum: 200000 },
     channel: { type: 'string', enum: [...CHANNELS], default: 'chat' },
+    history: {
+      type: 'array',
+      maxItems: 40,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['role', 'content'],
+        properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: 'string', minLength: 1, maxLength: 8000 } },
+      },
+    },
   },
 };
 
@@ -143,6 +155,7 @@ export const playgroundRoute: RouteDef = {
     let streamed = false;
     const input: AnswerInput & { onDelta(text: string): void } = {
       question: b.message,
+      history: b.history ?? [],
       shopId: b.shop_id,
       assistantId: b.assistant_id ?? null,
       prompt: p?.content ?? null,

@@ -15,7 +15,7 @@ import { judgeSetup } from '../../ai/scoring/judge-setup.js';
 import { writeTrace } from '../../ai/trace.js';
 import { versionText } from '../config/prompt-versions.js';
 import { decisionOf, type RunOutcome } from './run-decision.js';
-import type { Sample } from './samples.js';
+import { conversationOf, inputText, type Sample, type SampleTurn } from './samples.js';
 
 /** tries of one question's answer before its error is recorded as the result */
 const ANSWER_TRIES = 2;
@@ -51,13 +51,14 @@ export const modelFailure = (why: string, fallbackReply: boolean): string =>
     : `the model call failed (${why}); the built-in answer was not scored / 模型调用失败（${why}），内置应答不计分`;
 
 /** One question answered (a failing answer is tried twice, then its error is the result). */
-async function answerOnce(db: Queryable, setup: RunSetup, question: string, signal?: AbortSignal): Promise<Answered> {
+async function answerOnce(db: Queryable, setup: RunSetup, question: string, history: SampleTurn[], signal?: AbortSignal): Promise<Answered> {
   let lastError = '';
   for (let attempt = 1; attempt <= ANSWER_TRIES; attempt++) {
     const started = Date.now();
     try {
       const a = await answerQuestion(db, {
         question,
+        history,
         shopId: setup.shopId,
         assistantId: setup.assistantId,
         prompt: setup.prompt,
@@ -100,13 +101,16 @@ export interface TraceRef {
 
 /** Answers one sample and scores it: the values of its result row (RESULT_COLUMNS). */
 export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, signal?: AbortSignal, ref?: TraceRef): Promise<ResultValues> {
-  const a = await answerOnce(db, setup, s.input, signal);
+  // a multi-turn sample: its last turn is the question, the earlier ones go to the model before it
+  const { question, history } = conversationOf(s.input);
+  const input = inputText(s.input);
+  const a = await answerOnce(db, setup, question, history, signal);
   // no answer at all, or a stand-in for a model that failed: an error with its reason, never scored
   const failed = (a.error !== '' && a.responder === '') || a.modelFailed;
   const { exitCode, text } = failed ? { exitCode: null, text: a.output } : exitCodeOf({ text: a.output, responder: a.responder, citations: a.citations }, setup.codes);
   const scored = failed
     ? { score: null, passed: false, scores: [], judgeTokens: 0 }
-    : await scoreAnswer({ question: s.input, expected: s.expected, answer: unlabelled(text), exitCode, threshold: setup.threshold, judge: setup.judge, signal });
+    : await scoreAnswer({ question: input, expected: s.expected, answer: unlabelled(text), exitCode, threshold: setup.threshold, judge: setup.judge, signal });
   const outcome: RunOutcome = failed ? 'error' : scored.passed ? 'pass' : 'fail';
   const decision = decisionOf({ outcome, expected: s.expected, scores: scored.scores, error: a.error, exitCode: exitCode?.code ?? null });
   const judgeCost = scored.scores.reduce((x, e) => x + (e.cost ?? 0), 0);
@@ -115,17 +119,17 @@ export async function evaluateSample(db: Queryable, setup: RunSetup, s: Sample, 
   const server = a.answer && a.responder === 'model' && !a.modelFailed ? (a.answer.trace.server?.name ?? '') : '';
   const traceScore = { outcome, score: scored.score, decision, scores: scored.scores };
   const traceId = a.answer
-    ? await writeTrace(db, { kind: 'run', question: s.input, shopId: setup.shopId, channel: 'chat', assistantId: setup.assistantId, answer: a.answer, refType: ref?.refType, refId: ref?.refId, score: traceScore })
+    ? await writeTrace(db, { kind: 'run', question, shopId: setup.shopId, channel: 'chat', assistantId: setup.assistantId, answer: a.answer, refType: ref?.refType, refId: ref?.refId, score: traceScore })
     : null;
   return [
-    s.input, s.expected, text, exitCode?.code ?? null, scored.score, scored.passed, Math.round(a.latencyMs),
+    input, s.expected, text, exitCode?.code ?? null, scored.score, scored.passed, Math.round(a.latencyMs),
     JSON.stringify(scored.scores), a.responder, a.model.slice(0, 100), JSON.stringify(a.citations),
     a.tokens?.prompt ?? null, a.tokens?.completion ?? null, scored.judgeTokens, a.error,
     outcome, server.slice(0, 100), cost, decision, traceId,
   ];
 }
 
-/** A task's run settings: its shop (else its assistant's), model, judge, pass mark and the exit codes. */
+/** A task's run settings: its shop (else its assistant's), model, judge (and its prompt), pass mark and the exit codes. */
 export async function setupOf(
   db: Queryable,
   task: {
@@ -135,6 +139,8 @@ export async function setupOf(
     prompt_version_id?: number | null;
     model_server_id: number | null;
     judge_model_server_id: number | null;
+    /** the judge's instruction (null: the default of server/ai/scoring/judge.ts) */
+    judge_prompt?: string | null;
     pass_threshold: string | number;
   },
 ): Promise<RunSetup> {
@@ -151,6 +157,6 @@ export async function setupOf(
     modelServerId: task.model_server_id,
     threshold: Number(task.pass_threshold),
     codes: (await db.query<ExitCodeInfo>('SELECT code, need_semantics_score FROM text_exit_code ORDER BY id')).rows,
-    judge: await judgeSetup(db, task.judge_model_server_id),
+    judge: await judgeSetup(db, task.judge_model_server_id, task.judge_prompt),
   };
 }

@@ -33,6 +33,7 @@ interface TaskRow {
   prompt_version_id: number | null;
   model_server_id: number | null;
   judge_model_server_id: number | null;
+  judge_prompt: string | null;
   shop_id: number | null;
   pass_threshold: string | number;
 }
@@ -44,7 +45,7 @@ async function claim(db: Db, table: string, taskId: number, me: number): Promise
   const r = await db.query<TaskRow>(
     `UPDATE ${table} t SET run_job_id = $2
       WHERE t.id = $1 AND t.status = 'running' AND (t.run_job_id IS NULL OR t.run_job_id = $2 OR NOT ${LEASE_LIVE})
-      RETURNING t.id, t.name, t.status, t.dataset_id, t.assistant_id, t.prompt, t.prompt_version_id, t.model_server_id, t.judge_model_server_id, t.shop_id, t.pass_threshold`,
+      RETURNING t.id, t.name, t.status, t.dataset_id, t.assistant_id, t.prompt, t.prompt_version_id, t.model_server_id, t.judge_model_server_id, t.judge_prompt, t.shop_id, t.pass_threshold`,
     [taskId, me],
   );
   return r.rows[0] ?? null;

@@ -8,13 +8,32 @@ import { F } from '../engine/fields.js';
 import type { ResourceDef } from '../engine/types.js';
 import { deleteRoute } from '../engine/routes.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
-import { MAX_INPUT, MAX_SAMPLES, checkList, parseJsonl } from './samples.js';
+import { MAX_INPUT, MAX_SAMPLES, MAX_TURNS, checkList, parseJsonl } from './samples.js';
 
 const SAMPLE = {
   type: 'object',
   additionalProperties: false,
   required: ['input'],
-  properties: { input: { type: 'string', minLength: 1, maxLength: MAX_INPUT }, expected: { type: 'string', maxLength: MAX_INPUT } },
+  properties: {
+    // a question, or a conversation (turns ending with the customer's question; samples.ts checks them)
+    input: {
+      anyOf: [
+        { type: 'string', minLength: 1, maxLength: MAX_INPUT },
+        {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_TURNS,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['role', 'content'],
+            properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: 'string', minLength: 1, maxLength: MAX_INPUT } },
+          },
+        },
+      ],
+    },
+    expected: { type: 'string', maxLength: MAX_INPUT },
+  },
 };
 
 /** Turns `samples` / `samples_jsonl` of a body into the stored JSON and count (40001 on the field). */

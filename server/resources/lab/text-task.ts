@@ -61,6 +61,8 @@ function taskResource(a: Area): ResourceDef {
       /** the model server that judges answers where the exit code needs a semantic score (none: similarity only) */
       judge_model_server_id: { schema: ID, nullable: true },
       judge_model_server_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: serverName('judge_model_server_id') },
+      /** the judge's instruction (empty: the default one, server/ai/scoring/judge.ts); the judge must still reply with {"score", "reason"} */
+      judge_prompt: F.text(4000, { nullable: true, detailOnly: true }),
       /** whose knowledge answers (default: the assistant's shop) */
       shop_id: { schema: ID, nullable: true, filter: 'eq' },
       shop_name: F.shopName(),

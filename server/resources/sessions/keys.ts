@@ -23,5 +23,7 @@ export const SK = {
   fileUpload: `${T}.text.operations_tools.file_upload`,
   policyImport: `${T}.text.operations_tools.policy_import`,
   prompt: `${T}.text.learn.prompt_management`,
+  /** the line diff of two prompt versions (learn/promptManagement/versions/:id) */
+  promptVersions: `${T}.text.learn.prompt_management.versions`,
   playground: `${T}.text.script_manage.playground`,
 } as const;

@@ -36,6 +36,7 @@ export interface HomeStats {
     feedback_by_status: ByKey;
     test_tasks_by_status: ByKey;
     rating_tasks_by_status: ByKey;
+    ai_cost_per_day: PerDay;
     calls_per_day: PerDay;
     connect_rate: Share;
     call_tasks_by_status: ByKey;
@@ -142,6 +143,21 @@ export function buildFigures(
         data: keys.map((k) => fig.items.find((x) => x.key === k)?.count ?? 0),
         color: palette[i],
       })),
+    });
+  }
+  if (f.ai_cost_per_day) {
+    // model calls' cost at the servers' prices per million tokens (small amounts: up to 6 decimals)
+    const s = f.ai_cost_per_day.series;
+    const total = Math.round(sum(s.flatMap((x) => x.counts)) * 1e6) / 1e6;
+    const mf = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 });
+    stats.push({ id: 'aiCost14', title: t('home.figures.aiCost14'), value: mf.format(total), raw: total, hint: t('home.figures.aiCostHint') });
+    charts.push({
+      id: 'aiCostPerDay',
+      title: t('home.figures.aiCostPerDay'),
+      categories: days,
+      stacked: true,
+      perDay: true,
+      series: s.map((x, i) => ({ name: t(`home.costKinds.${x.key}`), data: x.counts, color: palette[i] })),
     });
   }
   if (f.calls_per_day) {

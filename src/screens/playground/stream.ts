@@ -61,6 +61,8 @@ export interface PlaygroundBody {
   temperature: number | null;
   top_p: number | null;
   max_tokens: number | null;
+  /** the conversation so far on this side (oldest first), sent to the model before the question */
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
 /** Splits an SSE text into complete messages; returns them and the unfinished rest. */

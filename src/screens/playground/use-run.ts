@@ -20,14 +20,29 @@ export interface Turn {
   note: string;
 }
 
+/** The turns answered so far as chat messages (a failed or stopped-empty turn is left out); the last 20 turns at most. */
+export function historyOf(turns: Turn[]): Array<{ role: 'user' | 'assistant'; content: string }> {
+  return turns
+    .filter((t) => t.status === 'done' && t.text.trim())
+    .slice(-20)
+    .flatMap((t) => [
+      { role: 'user' as const, content: t.question.slice(0, 8000) },
+      { role: 'assistant' as const, content: t.text.slice(0, 8000) },
+    ]);
+}
+
 export function useRun() {
   const shell = useShell();
   const [turns, setTurns] = useState<Turn[]>([]);
+  const turnsRef = useRef<Turn[]>(turns);
+  turnsRef.current = turns;
   const abort = useRef<AbortController | null>(null);
   const patch = (p: Partial<Turn>) => setTurns((ts) => ts.map((t, i) => (i === ts.length - 1 ? { ...t, ...p } : t)));
 
   const send = useCallback(async (body: PlaygroundBody) => {
     abort.current?.abort();
+    // the conversation so far: each answered turn as the customer's question and the reply
+    body = { ...body, history: historyOf(turnsRef.current) };
     const ctl = new AbortController();
     abort.current = ctl;
     const fresh: Turn = {

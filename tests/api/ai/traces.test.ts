@@ -75,6 +75,24 @@ describe('sampling settings', () => {
     expect(fake.requests.slice(before2).find((r) => r.path.endsWith('/chat/completions'))!.body).toMatchObject({ temperature: 1.1, top_p: 0.9, max_tokens: 12 });
   });
 
+  it("the assistant form's own score threshold and top-k are kept, decide its answers (the trace says so), and are refused out of range", async () => {
+    const a = await admin.ok('POST', 'chat/assistant/create', {
+      name: 'Retrieval assistant', model: 'gpt-4o', prompt: 'Answer from {{knowledge}}', shop_id: shopId, score_threshold: 0.35, top_k: 4,
+    });
+    expect(await admin.ok('GET', 'chat/assistant/info', { id: a.id })).toMatchObject({ score_threshold: 0.35, top_k: 4 });
+    const d = done(await stream({ shop_id: shopId, message: 'Can I return an item?', assistant_id: a.id }));
+    const t = await admin.ok('GET', 'ai-trace/detail', { id: d.trace_id });
+    expect(t.retrieval.decision).toMatchObject({ threshold: 0.35, top_k: 4, source: 'assistant' });
+    // emptied: the knowledge base's settings again
+    await admin.ok('POST', 'chat/assistant/update', { id: a.id, score_threshold: null, top_k: null });
+    expect(await admin.ok('GET', 'chat/assistant/info', { id: a.id })).toMatchObject({ score_threshold: null, top_k: null });
+    const bad = await admin.post('chat/assistant/update', { id: a.id, score_threshold: 1.5 });
+    expect(bad.body.code).toBe(40001);
+    expect(JSON.stringify(bad.body.data)).toContain('score_threshold');
+    const badK = await admin.post('chat/assistant/update', { id: a.id, top_k: 21 });
+    expect(JSON.stringify(badK.body.data)).toContain('top_k');
+  });
+
   it('the audit log shows max_tokens as the number it is, and still hides the key', async () => {
     await admin.ok('POST', 'config/model-server/update', { id: okServer, max_tokens: 2048 });
     const r = await s.db.query<{ after: Record<string, unknown> }>(

@@ -3,7 +3,7 @@
  * `POST /v1/chat/completions` answers after `delayMs`. A request whose model starts with `judge`
  * is a judge call: it answers `{"score": 0.8, "reason": "stand-in judge"}`. Any other model
  * answers "The stand-in model's answer." Each chat request is kept (model, the last user message,
- * the system message).
+ * the system message, and every message's role and text).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,7 @@ process.env.OUTBOUND_ALLOW_PRIVATE = '1';
 
 export interface ModelStandIn {
   baseUrl: string;
-  calls: Array<{ model: string; user: string; system: string }>;
+  calls: Array<{ model: string; user: string; system: string; messages: Array<{ role: string; content: string }> }>;
   close(): Promise<void>;
 }
 
@@ -35,7 +35,8 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
       const model = String(body.model ?? '');
       const users = (body.messages ?? []).filter((m) => m.role === 'user');
       const system = (body.messages ?? []).find((m) => m.role === 'system');
-      calls.push({ model, user: String(users.at(-1)?.content ?? ''), system: String(system?.content ?? '') });
+      const messages = (body.messages ?? []).map((m) => ({ role: m.role, content: String(m.content) }));
+      calls.push({ model, user: String(users.at(-1)?.content ?? ''), system: String(system?.content ?? ''), messages });
       const text = model.startsWith('judge') ? '{"score": 0.8, "reason": "stand-in judge"}' : "The stand-in model's answer.";
       const timer = setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });

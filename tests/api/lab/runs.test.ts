@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledClock } from '../../../server/jobs/clock.js';
+import { DEFAULT_JUDGE_PROMPT } from '../../../server/ai/scoring/judge.js';
 import { RUN_SLICE } from '../../../server/resources/lab/run-job.js';
 import { expectFieldError } from '../business/helpers.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
@@ -270,6 +271,49 @@ describe('the judge', () => {
     expect(model.calls.slice(calls0).filter((c) => c.model === 'judge-1').length).toBe(judged.length);
     expect(fin.judge_tokens).toBe(27 * judged.length);
     expect(fin.judge_model_server_name).toBe('Judge stand-in');
+    // no judge prompt on the task: the default instruction is the one sent
+    for (const c of model.calls.slice(calls0).filter((x) => x.model === 'judge-1')) expect(c.system).toBe(DEFAULT_JUDGE_PROMPT);
+  }, 60_000);
+
+  it("a rating task's own judge prompt is the one the judge model gets; too long a prompt is refused naming the field", async () => {
+    const custom = 'Grade strictly: only the same numbers count. Reply with only {"score": 0..1, "reason": "..."} as JSON.';
+    const samples = [{ input: QUESTIONS[1], expected: 'It takes about a week, five to eight working days.' }];
+    const ds = await dataset(samples);
+    const bad = await admin.post('rating-task/create', { name: 'Too long judge', dataset_id: ds, mode: 'manual', judge_prompt: 'x'.repeat(4001) });
+    expectFieldError(bad, 'judge_prompt');
+    const calls0 = model.calls.length;
+    const t = await task(ds, { judge_model_server_id: judgeServerId, pass_threshold: 0.7, judge_prompt: custom });
+    expect((await admin.ok('GET', 'rating-task/detail', { id: t.id })).judge_prompt).toBe(custom);
+    await statusIs(t.id, 'finished');
+    const judged = model.calls.slice(calls0).filter((c) => c.model === 'judge-1');
+    expect(judged.length).toBe(1);
+    expect(judged[0].system).toBe(custom);
+    expect(judged[0].user).toContain('EXPECTED:\nIt takes about a week');
+  }, 60_000);
+});
+
+describe('multi-turn samples', () => {
+  it('a sample whose input is a conversation: the earlier turns go to the model as messages before the last question; a bad conversation is refused naming the field', async () => {
+    const turns = [
+      { role: 'user', content: 'Do you ship to Canada?' },
+      { role: 'assistant', content: 'Yes, we ship to Canada.' },
+      { role: 'user', content: 'How long does it take?' },
+    ];
+    const bad = await admin.post('rating-data-set/create', { name: 'Bad turns', samples: [{ input: [{ role: 'assistant', content: 'Hello' }], expected: 'x' }] });
+    expectFieldError(bad, 'samples');
+    const ds = (await admin.ok('POST', 'rating-data-set/create', { name: `Runs set ${++seq}`, samples_jsonl: JSON.stringify({ input: turns, expected: RIGHT[1] }) })).id;
+    expect((await admin.ok('GET', 'rating-data-set/detail', { id: ds })).samples[0].input).toEqual(turns);
+    const calls0 = model.calls.length;
+    const t = await task(ds, { model_server_id: slowServerId });
+    await statusIs(t.id, 'finished');
+    const answered = model.calls.slice(calls0).filter((c) => c.model === 'answer-slow');
+    expect(answered).toHaveLength(1);
+    expect(answered[0].messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(answered[0].messages.slice(1).map((m) => m.content)).toEqual(turns.map((x) => x.content));
+    // the result row reads as the conversation, one turn a line
+    const [row] = await results(t.id);
+    expect(row.input).toBe('user: Do you ship to Canada?\nassistant: Yes, we ship to Canada.\nuser: How long does it take?');
+    expect(row.output).toBe("The stand-in model's answer.");
   }, 60_000);
 });
 
@@ -388,5 +432,23 @@ describe('prompt versions', () => {
       expect(c.system).not.toContain('VERSION TWO');
     }
   }, 60_000);
+
+  it('the line diff of two versions: newest against the one before by default, any two by number, an unknown one refused naming the field', async () => {
+    const p = await admin.ok('POST', 'prompt/create', { name: 'Diffed prompt', content: 'Be polite.\nAnswer from {{knowledge}}.\nSign as Ann.' });
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'Be polite.\nAnswer from {{knowledge}} in one sentence.\nSign as Ann.\nNever guess.' });
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'Answer from {{knowledge}} in one sentence.' });
+    const d = await admin.ok<any>('GET', 'prompt/version-diff', { prompt_id: p.id });
+    expect(d).toMatchObject({ from: 2, to: 3, newest: 3, name: 'Diffed prompt', added: 0, removed: 3 });
+    expect(d.list.map((l: any) => [l.op, l.old_no, l.new_no, l.text])).toEqual([
+      ['removed', 1, null, 'Be polite.'],
+      ['same', 2, 1, 'Answer from {{knowledge}} in one sentence.'],
+      ['removed', 3, null, 'Sign as Ann.'],
+      ['removed', 4, null, 'Never guess.'],
+    ]);
+    const first = await admin.ok<any>('GET', 'prompt/version-diff', { prompt_id: p.id, from: 1, to: 2 });
+    expect(first.list.map((l: any) => l.op)).toEqual(['same', 'removed', 'added', 'same', 'added']);
+    expect(first.list[2].text).toBe('Answer from {{knowledge}} in one sentence.');
+    expectFieldError(await admin.get('prompt/version-diff', { prompt_id: p.id, from: 9 }), 'from');
+  }, 30_000);
 });
 
