@@ -97,6 +97,17 @@ describe('single deletes', () => {
     expect((await viewer.post('shop/delete', { id: sh })).body.code).toBe(40003);
     expect(await exists('shop', sh)).toBe(true);
   });
+
+  it('the voice "customer shops" edit key adds and edits shops, audited; its view key alone cannot (issue 26)', async () => {
+    const editor = await s.loginWithKeys(['intelligent_voice', 'intelligent_voice.voice.customer.list', 'intelligent_voice.voice.customer.list.edit']);
+    const made = await editor.ok('POST', 'shop/create', { name: `Voice shop ${++seq}`, type: 1 });
+    const renamed = await editor.ok('POST', 'shop/update', { id: made.id, name: `Voice shop renamed ${seq}` });
+    expect(renamed.name).toBe(`Voice shop renamed ${seq}`);
+    expect(await count(`SELECT count(*)::int AS n FROM audit_logs WHERE resource = 'shop' AND action IN ('create', 'update') AND target_id = $1`, [String(made.id)])).toBe(2);
+    const viewer = await s.loginWithKeys(['intelligent_voice', 'intelligent_voice.voice.customer.list']);
+    expect((await viewer.post('shop/create', { name: 'Not allowed', type: 1 })).body.code).toBe(40003);
+    expect((await viewer.post('shop/update', { id: made.id, name: 'Not allowed' })).body.code).toBe(40003);
+  });
 });
 
 describe('batch delete', () => {
