@@ -48,6 +48,24 @@ export function pickLang(text: string, lang: Lang | null): string {
     .join(lang === 'zh-CN' ? '；' : '; ');
 }
 
+/** names quoted inside a title ("…", 「…」, (…)) may be in either language */
+const QUOTED = /"[^"]*"|“[^”]*”|「[^」]*」|\([^)]*\)|（[^）]*）/g;
+
+/**
+ * A title "english / 中文" in `lang` where the English half may quote a Chinese name
+ * (`Run test task #5 "花间" / 运行测试任务 #5`): the first " / " whose left half has no Chinese
+ * outside quotes and whose right half has some splits it; else as pickLang.
+ */
+export function pickTitle(text: string, lang: Lang | null): string {
+  if (!lang) return text;
+  for (let i = text.indexOf(' / '); i >= 0; i = text.indexOf(' / ', i + 3)) {
+    const left = text.slice(0, i);
+    const right = text.slice(i + 3);
+    if (!HAN.test(left.replace(QUOTED, '')) && HAN.test(right)) return lang === 'en-US' ? left : right;
+  }
+  return pickLang(text, lang);
+}
+
 /** The label of a field in a language (the form's title for it), or undefined: the key stays. */
 export type FieldLabeler = (field: string, lang: Lang) => string | undefined;
 
