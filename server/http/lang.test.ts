@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Code, CodeMessage } from '../../src/contract/codes.js';
 import { ajvMessage, fieldErrors } from '../plugins/errors.js';
-import { localizeEnvelope, pickLang } from './lang.js';
+import { localizeEnvelope, pickLang, pickTitle } from './lang.js';
 
 const req = (lang?: string) => ({ headers: lang ? { 'x-lang': lang } : {} }) as never;
 
@@ -77,5 +77,16 @@ describe('server messages in the caller’s language', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('pickTitle', () => {
+  it('splits a job title whose English half quotes a Chinese name', () => {
+    const t = 'Run test task #5 "花间旗舰店" / 运行测试任务 #5';
+    expect(pickTitle(t, 'en-US')).toBe('Run test task #5 "花间旗舰店"');
+    expect(pickTitle(t, 'zh-CN')).toBe('运行测试任务 #5');
+    expect(pickTitle('Embed knowledge chunks (花间) / 知识向量化（花间）', 'zh-CN')).toBe('知识向量化（花间）');
+    expect(pickTitle('Cancel: Run train task #2 "模型" / 取消：运行训练任务 #2', 'en-US')).toBe('Cancel: Run train task #2 "模型"');
+    expect(pickTitle('Export a.csv / 导出 a.csv', null)).toBe('Export a.csv / 导出 a.csv');
   });
 });

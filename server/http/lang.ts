@@ -48,17 +48,59 @@ export function pickLang(text: string, lang: Lang | null): string {
     .join(lang === 'zh-CN' ? '；' : '; ');
 }
 
-/** The envelope's msg and its field errors in the caller's language. */
-export function localizeEnvelope(req: FastifyRequest | undefined, msg: string, data: unknown): { msg: string; data: unknown } {
+/** names quoted inside a title ("…", 「…」, (…)) may be in either language */
+const QUOTED = /"[^"]*"|“[^”]*”|「[^」]*」|\([^)]*\)|（[^）]*）/g;
+
+/**
+ * A title "english / 中文" in `lang` where the English half may quote a Chinese name
+ * (`Run test task #5 "花间" / 运行测试任务 #5`): the first " / " whose left half has no Chinese
+ * outside quotes and whose right half has some splits it; else as pickLang.
+ */
+export function pickTitle(text: string, lang: Lang | null): string {
+  if (!lang) return text;
+  for (let i = text.indexOf(' / '); i >= 0; i = text.indexOf(' / ', i + 3)) {
+    const left = text.slice(0, i);
+    const right = text.slice(i + 3);
+    if (!HAN.test(left.replace(QUOTED, '')) && HAN.test(right)) return lang === 'en-US' ? left : right;
+  }
+  return pickLang(text, lang);
+}
+
+/** The label of a field in a language (the form's title for it), or undefined: the key stays. */
+export type FieldLabeler = (field: string, lang: Lang) => string | undefined;
+
+/** Each "; "-separated part's leading "field: " as "Label: " where the field has a label. */
+export function labelFields(text: string, lang: Lang, label: FieldLabeler): string {
+  return text
+    .split(/(; |；)/)
+    .map((part) => {
+      const m = FIELD_PREFIX.exec(part);
+      const name = m?.[1].slice(0, -2);
+      const l = name ? label(name, lang) : undefined;
+      return l ? `${l}: ${part.slice(m![1].length)}` : part;
+    })
+    .join('');
+}
+
+/**
+ * The envelope's msg and its field errors in the caller's language; with `label`, the fields the
+ * msg names by key are named by their label (each error keeps `field` and gains `label`).
+ */
+export function localizeEnvelope(req: FastifyRequest | undefined, msg: string, data: unknown, label?: FieldLabeler): { msg: string; data: unknown } {
   const lang = requestLang(req);
   if (!lang) return { msg, data };
+  const text = label ? labelFields(pickLang(msg, lang), lang, label) : pickLang(msg, lang);
   const errors = (data as { errors?: unknown } | null)?.errors;
-  if (!Array.isArray(errors)) return { msg: pickLang(msg, lang), data };
+  if (!Array.isArray(errors)) return { msg: text, data };
   return {
-    msg: pickLang(msg, lang),
+    msg: text,
     data: {
       ...(data as object),
-      errors: errors.map((e: { field?: string; message?: unknown }) => (typeof e?.message === 'string' ? { ...e, message: pickLang(e.message, lang) } : e)),
+      errors: errors.map((e: { field?: string; message?: unknown }) => {
+        if (typeof e?.message !== 'string') return e;
+        const l = label && typeof e.field === 'string' ? label(e.field, lang) : undefined;
+        return { ...e, message: pickLang(e.message, lang), ...(l ? { label: l } : {}) };
+      }),
     },
   };
 }

@@ -3,7 +3,16 @@ import { Code, type FieldError } from '../../src/contract/codes.js';
 import { AppError } from '../http/errors.js';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { fromDatabaseError } from './db-errors.js';
-import { localizeEnvelope } from '../http/lang.js';
+import { localizeEnvelope, type FieldLabeler } from '../http/lang.js';
+import { fieldLabel } from '../schemas/field-labels.js';
+
+/** Fields named by their form labels on the route the request went to (server/schemas/field-labels.ts). */
+function labelerOf(req: FastifyRequest): FieldLabeler | undefined {
+  const url = req.routeOptions?.url;
+  const m = url ? /^\/api\/(?:admin|common)\/(.+)$/.exec(url) : null;
+  if (!m) return undefined;
+  return (field, lang) => fieldLabel(req.method, m[1], field, lang);
+}
 
 interface AjvIssue {
   instancePath?: string;
@@ -68,7 +77,7 @@ const VALIDATION_MSG = 'validation failed / 参数校验失败';
  * is in the caller's language when it sent `x-lang` (server/http/lang.ts), else bilingual.
  */
 export function sendEnvelope(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
-  const out = code === Code.OK ? { msg, data } : localizeEnvelope(reply.request, msg, data);
+  const out = code === Code.OK ? { msg, data } : localizeEnvelope(reply.request, msg, data, labelerOf(reply.request));
   return reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send({ code, msg: out.msg, data: out.data });
 }
 

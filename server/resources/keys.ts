@@ -7,6 +7,7 @@ export const K = {
   shopEdit: `${T}.text.shop.list.edit`,
   copyPolicy: `${T}.text.shop.list.copy_policy`,
   voiceCustomerList: `${V}.voice.customer.list`,
+  voiceCustomerListEdit: `${V}.voice.customer.list.edit`,
   plan: `${T}.text.shop.plan`,
   planCreate: `${T}.text.shop.plan.create`,
   planUpdate: `${T}.text.shop.plan.update`,

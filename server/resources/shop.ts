@@ -41,8 +41,8 @@ export const shop: ResourceDef = {
   operations: {
     list: { permission: [K.shopList, K.voiceCustomerList] },
     detail: { permission: [K.shopList, K.voiceCustomerList] },
-    create: { permission: K.shopEdit },
-    update: { permission: K.shopEdit },
+    create: { permission: [K.shopEdit, K.voiceCustomerListEdit] },
+    update: { permission: [K.shopEdit, K.voiceCustomerListEdit] },
     // the spec has no delete key for shops: editing covers it (docs/business-api.md)
     delete: { permission: K.shopEdit },
   },

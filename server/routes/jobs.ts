@@ -13,7 +13,7 @@ import { pageFields, pageReply, paged } from '../http/list.js';
 import { allowed } from '../http/register.js';
 import { defineRoutes, route, type RouteDef } from '../http/route.js';
 import { StringEnum } from '../http/typebox.js';
-import { pickLang, requestLang, type Lang } from '../http/lang.js';
+import { pickLang, pickTitle, requestLang, type Lang } from '../http/lang.js';
 import { JOB_STATES } from '../jobs/types.js';
 
 /** The page that shows records of a ref type: who may open it may see those records' jobs. */
@@ -112,7 +112,7 @@ function inLang<T>(row: T, lang: Lang | null): T {
   const r = row as Record<string, unknown>;
   return {
     ...r,
-    ...(typeof r.title === 'string' ? { title: pickLang(r.title, lang) } : {}),
+    ...(typeof r.title === 'string' ? { title: pickTitle(r.title, lang) } : {}),
     ...(typeof r.last_error === 'string' ? { last_error: pickLang(r.last_error, lang) } : {}),
   } as T;
 }

@@ -5,8 +5,22 @@ import { Keys } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route } from '../http/route.js';
+import { PermissionType } from '../../src/contract/permission-manifest.js';
 
-const COLS = 'id, pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort';
+/** permission_type by number (1 menu, 2 page, 3 button, 4 module) or, the spec's second reading, by name */
+const TYPE_NAMES = { menu: PermissionType.MENU, page: PermissionType.PAGE, button: PermissionType.BUTTON, module: PermissionType.MODULE } as const;
+type TypeName = keyof typeof TYPE_NAMES;
+const typeNameSql = `CASE permission_type ${Object.entries(TYPE_NAMES)
+  .map(([n, v]) => `WHEN ${v} THEN '${n}'`)
+  .join(' ')} END AS permission_type_name`;
+/** a type given by name or number → its number (undefined stays undefined) */
+const typeNumber = <T extends number | TypeName | undefined>(t: T): T extends undefined ? undefined : number =>
+  (typeof t === 'string' ? TYPE_NAMES[t] : t) as T extends undefined ? undefined : number;
+const PermissionTypeIn = Type.Union([Type.Integer({ enum: [1, 2, 3, 4] }), Type.Union(Object.keys(TYPE_NAMES).map((n) => Type.Literal(n as TypeName)))], {
+  description: '1 menu, 2 page, 3 button, 4 module — or the name: menu, page, button, module',
+});
+
+const COLS = `id, pid, module, permission_key, permission_name, permission_name_en, permission_type, ${typeNameSql}, frontend_route, sort`;
 const rowProps = {
   id: { type: 'integer' },
   pid: { type: 'integer' },
@@ -15,6 +29,7 @@ const rowProps = {
   permission_name: { type: 'string' },
   permission_name_en: { type: 'string' },
   permission_type: { type: 'integer' },
+  permission_type_name: { type: 'string', enum: ['menu', 'page', 'button', 'module'] },
   frontend_route: { type: 'string' },
   sort: { type: 'integer' },
 };
@@ -32,7 +47,7 @@ const editable = {
   permission_key: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' }),
   permission_name: Type.String({ minLength: 1, maxLength: 100 }),
   permission_name_en: Type.String({ maxLength: 100 }),
-  permission_type: Type.Integer({ enum: [1, 2, 3, 4] }),
+  permission_type: PermissionTypeIn,
   frontend_route: Type.String({ maxLength: 300 }),
   sort: Type.Integer(),
 };
@@ -86,7 +101,7 @@ export const routes = defineRoutes([
     query: Type.Object({
       ...pageFields,
       module: Type.Optional(Type.String({ maxLength: 64 })),
-      permission_type: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4] })),
+      permission_type: Type.Optional(PermissionTypeIn),
       pid: Type.Optional(Type.Integer({ minimum: 0 })),
       keyword: Type.Optional(Type.String({ maxLength: 200 })),
     }),
@@ -101,7 +116,7 @@ export const routes = defineRoutes([
             AND ($4::text IS NULL OR permission_key ILIKE '%' || $4::text || '%' OR permission_name ILIKE '%' || $4::text || '%'
                  OR permission_name_en ILIKE '%' || $4::text || '%')`,
           orderBy: 'sort, id',
-          params: [ctx.query.module || null, ctx.query.permission_type ?? null, ctx.query.pid ?? null, ctx.query.keyword?.trim() || null],
+          params: [ctx.query.module || null, typeNumber(ctx.query.permission_type) ?? null, ctx.query.pid ?? null, ctx.query.keyword?.trim() || null],
         },
         ctx.query,
       ),
@@ -145,7 +160,7 @@ export const routes = defineRoutes([
       const r = await ctx.db.query<PermissionRow>(
         `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
          VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::int, (SELECT COALESCE(max(sort), 0) + 1 FROM permissions))) RETURNING ${COLS}`,
-        [b.pid ?? 0, b.module, b.permission_key, b.permission_name, b.permission_name_en ?? '', b.permission_type, b.frontend_route ?? '', b.sort ?? null],
+        [b.pid ?? 0, b.module, b.permission_key, b.permission_name, b.permission_name_en ?? '', typeNumber(b.permission_type), b.frontend_route ?? '', b.sort ?? null],
       );
       const after = r.rows[0];
       await ctx.audit({ action: 'create', resource: 'permission', targetId: after.id, before: null, after });
@@ -172,7 +187,7 @@ export const routes = defineRoutes([
     async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id);
-      const next = { ...before, ...ctx.body };
+      const next = { ...before, ...ctx.body, permission_type: typeNumber(ctx.body.permission_type) ?? before.permission_type };
       if (next.pid === before.id) throw conflict('a permission cannot be its own parent / 权限不能以自己为父级');
       if (next.pid !== before.pid) await assertParent(ctx.db, next.pid);
       if ((next.module !== before.module || next.permission_key !== before.permission_key) && (await keyTaken(ctx.db, next.module, next.permission_key, before.id))) {

@@ -209,6 +209,8 @@ export const MANIFEST: ModuleManifest[] = [
       ]),
     ],
     pageChildren: {
+      // the spec's voice "customer shops" list adds and edits shops (issue 26): the same shop rows as text's shop list
+      'voice.customer.list': [button('voice.customer.list.edit', EDIT)],
       'admin.call_center.scene': [
         hiddenPage('admin.call_center.scene.add', 'callCenter/scene/add', ADD),
         hiddenPage('admin.call_center.scene.edit', 'callCenter/scene/edit/:id', EDIT),

@@ -30,7 +30,7 @@ export interface ActionHost {
   showReport?(report: ImportReport): Promise<void>;
 }
 
-export type ImportRowStatus = 'created' | 'updated' | 'unchanged' | 'rejected' | 'skipped' | 'failed';
+export type ImportRowStatus = 'created' | 'updated' | 'unchanged' | 'rejected' | 'skipped' | 'failed' | 'done' | 'refused';
 export interface ImportReportRow {
   row: number;
   /** the record's id in the file (external_id, product_id …) */
@@ -40,6 +40,8 @@ export interface ImportReportRow {
   reasons: string[];
 }
 export interface ImportReport {
+  /** a batch action's report (rows are record ids) rather than an import's (rows are file lines) */
+  batch?: boolean;
   file?: string;
   total?: number;
   /** status → number of rows */
@@ -81,6 +83,23 @@ export function importReport(result: unknown): ImportReport | null {
   return null;
 }
 
+/**
+ * The per-row report of a batch action (`POST <list>/batch`: `results: [{ id, ok, code, msg }]`),
+ * or null; the refused rows first.
+ */
+export function batchReport(result: unknown): ImportReport | null {
+  const r = result as Record<string, unknown> | null;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.results)) return null;
+  const rows: ImportReportRow[] = (r.results as Array<Record<string, unknown>>).map((x) => ({
+    row: Number(x.id),
+    ref: null,
+    status: x.ok ? 'done' : 'refused',
+    reasons: typeof x.msg === 'string' ? [x.msg] : [],
+  }));
+  rows.sort((a, b) => Number(a.status === 'done') - Number(b.status === 'done') || a.row - b.row);
+  return { batch: true, total: num(r.total), counts: { done: num(r.done), refused: num(r.refused) }, rows };
+}
+
 /** A reply as interpolation variables for a success message (objects only). */
 export const vars = (result: unknown): Record<string, unknown> | undefined => {
   if (!result || typeof result !== 'object' || Array.isArray(result)) return undefined;
@@ -90,7 +109,8 @@ export const vars = (result: unknown): Record<string, unknown> | undefined => {
 };
 /** What a confirm text may name: how many rows are selected (batch actions). */
 const confirmVars = (scope: Scope): Record<string, unknown> => ({
-  count: Array.isArray(scope.selectedKeys) ? scope.selectedKeys.length : undefined,
+  // "select all N matching" selects rows beyond the page: the bulk bar says how many
+  count: typeof scope.selectedCount === 'number' ? scope.selectedCount : Array.isArray(scope.selectedKeys) ? scope.selectedKeys.length : undefined,
 });
 
 /** May this action be shown? (permission via env.can, then `visible`) */
@@ -137,6 +157,14 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
     }
     case 'request': {
       const result = await callApi<unknown>(env.http, action.api, resolveMap(action.body, scope));
+      const report = batchReport(result);
+      if (report?.counts.refused) {
+        // a batch with rows refused: each refused row and its reason (the others were done)
+        if (action.refresh !== false) host.refresh();
+        if (host.showReport) void host.showReport(report);
+        else env.notify.error(report.rows.filter((x) => x.status === 'refused').map((x) => `${x.row}: ${x.reasons.join('; ')}`).join('\n'));
+        return true;
+      }
       if (action.successMessage) env.notify.success(env.t(action.successMessage, vars(result)));
       if (action.refresh !== false) host.refresh();
       return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importReport } from './actions.js';
+import { batchReport, importReport } from './actions.js';
 
 describe('importReport', () => {
   it('reads the order / session import reply: counts and one line per row with its reasons', () => {
@@ -44,5 +44,28 @@ describe('importReport', () => {
     expect(importReport(null)).toBeNull();
     expect(importReport({ id: 1 })).toBeNull();
     expect(importReport([1])).toBeNull();
+  });
+});
+
+describe('batchReport', () => {
+  it('reads a batch reply per row, the refused rows first', () => {
+    const r = batchReport({
+      action: 'stop',
+      total: 3,
+      done: 2,
+      refused: 1,
+      results: [
+        { id: 1, ok: true },
+        { id: 2, ok: false, code: 40009, msg: 'cannot stop a finished task' },
+        { id: 3, ok: true },
+      ],
+    });
+    expect(r).toMatchObject({ batch: true, total: 3, counts: { done: 2, refused: 1 } });
+    expect(r!.rows.map((x) => [x.row, x.status, x.reasons])).toEqual([
+      [2, 'refused', ['cannot stop a finished task']],
+      [1, 'done', []],
+      [3, 'done', []],
+    ]);
+    expect(batchReport({ ids: [1] })).toBeNull();
   });
 });

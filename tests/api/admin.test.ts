@@ -122,6 +122,28 @@ describe('permissions', () => {
     expect(list.total).toBe(0);
   });
 
+  it('accepts the type by name (menu, page, button) as well as by number, and reads it back by both', async () => {
+    const menu = await admin.ok('POST', 'permission/create', { module: 'admin_center', permission_key: 'x.named', permission_name: '命名', permission_type: 'menu' });
+    expect(menu).toMatchObject({ permission_type: 1, permission_type_name: 'menu' });
+    const page = await admin.ok('POST', 'permission/create', { pid: menu.id, module: 'admin_center', permission_key: 'x.named.page', permission_name: '页', permission_type: 'page' });
+    const btn = await admin.ok('POST', 'permission/create', { pid: page.id, module: 'admin_center', permission_key: 'x.named.btn', permission_name: '钮', permission_type: 3 });
+    expect([page.permission_type, btn.permission_type_name]).toEqual([2, 'button']);
+    expect(await admin.ok('POST', 'permission/update', { id: btn.id, permission_type: 'page' })).toMatchObject({ permission_type: 2, permission_type_name: 'page' });
+    expect(await admin.ok('POST', 'permission/update', { id: btn.id, permission_name: '钮2' })).toMatchObject({ permission_type: 2 });
+    const byName = await admin.ok('GET', 'permission/list', { keyword: 'x.named', permission_type: 'page' });
+    const byNumber = await admin.ok('GET', 'permission/list', { keyword: 'x.named', permission_type: 2 });
+    expect(byName.list.map((r: { id: number }) => r.id).sort()).toEqual([page.id, btn.id].sort());
+    expect(byNumber.list).toEqual(byName.list);
+    expect((await admin.ok('GET', 'permission/list', { keyword: 'x.named', permission_type: 'menu' })).list.map((r: { id: number }) => r.id)).toEqual([menu.id]);
+    for (const bad of ['folder', 5, 'Page']) {
+      const r = await admin.post('permission/create', { module: 'admin_center', permission_key: `x.bad${String(bad)}`, permission_name: 'b', permission_type: bad });
+      expect(r.body.code, String(bad)).toBe(40001);
+      expect(r.body.msg).toMatch(/permission_type/);
+      expect((await admin.get('permission/list', { permission_type: bad })).body.code).toBe(40001);
+    }
+    for (const id of [btn.id, page.id, menu.id]) await admin.ok('POST', 'permission/delete', { id });
+  });
+
   it('page_size defaults to 10 and caps at 1000', async () => {
     const d = await admin.ok('GET', 'permission/list');
     expect(d.list).toHaveLength(10);

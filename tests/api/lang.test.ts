@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type TestServer } from './harness.js';
+import { multipart } from './business/helpers.js';
 
 let s: TestServer;
 let admin: ApiClient;
@@ -52,5 +53,30 @@ describe('x-lang', () => {
     const en = await admin.request('POST', 'role/delete', { body: { id: 2147483000 }, headers: { 'x-lang': 'en-US' } });
     expect(en.body.code).not.toBe(10000);
     expect(en.body.msg).not.toMatch(HAN);
+  });
+
+  it('names a field by its form label in the asked language, not by its key (issue 26)', async () => {
+    const zh = await admin.request('POST', 'shop/create', { body: { type: 1 }, headers: { 'x-lang': 'zh-CN' } });
+    expect(zh.body.code).toBe(40001);
+    expect(zh.body.msg).toMatch(/^店铺名称: /);
+    expect(zh.body.data.errors[0]).toMatchObject({ field: 'name', label: '店铺名称' });
+    const en = await admin.request('POST', 'shop/create', { body: { type: 1 }, headers: { 'x-lang': 'en-US' } });
+    expect(en.body.msg).toMatch(/^Shop name: /);
+    expect(en.body.data.errors[0]).toMatchObject({ field: 'name', label: 'Shop name' });
+    // no language asked: the key and both languages, as before
+    expect((await admin.post('shop/create', { type: 1 })).body.msg).toMatch(/^name: .* \/ /);
+    // the upload's error names the file, not "file:"
+    const up = async (lang: string) => {
+      const res = await fetch(admin.url('learn-doc/create'), {
+        method: 'POST',
+        headers: { 'x-lang': lang, cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(admin.token ? { 'admin-token': admin.token } : {}) },
+        body: multipart({ name: 'notes.exe', data: 'MZ' }, { shop_id: '1' }),
+      });
+      return (await res.json()) as { code: number; msg: string };
+    };
+    const zhUp = await up('zh-CN');
+    expect(zhUp.code).toBe(40001);
+    expect(zhUp.msg).toMatch(/^文件: /);
+    expect((await up('en-US')).msg).toMatch(/^File: unsupported file type/);
   });
 });

@@ -106,7 +106,7 @@ describe('batch delete', () => {
     await openAdminPage(page, '/intelligent_text/shop/plan?sort_by=id&sort_order=descend');
     const table = await waitList(page, id);
     // no batch button before a selection
-    assert.equal(await page.locator('[data-action="batchDelete"]').count(), 0);
+    assert.equal(await page.locator('[data-action="batchDelete"]:visible').count(), 0);
     for (const rowId of ids) await table.locator(`tr[data-row-key="${rowId}"] .ant-checkbox-input`).check();
     return table;
   };
@@ -123,7 +123,7 @@ describe('batch delete', () => {
     const left = await newest();
     assert.deepEqual(ids.filter((x) => left.includes(x)), []);
     // the selection went with the rows: no batch button is left over
-    assert.equal(await page.locator('[data-action="batchDelete"]').count(), 0);
+    assert.equal(await page.locator('[data-action="batchDelete"]:visible').count(), 0);
   });
 
   it('a batch with a row still in use deletes nothing and says why', async () => {
@@ -139,6 +139,58 @@ describe('batch delete', () => {
     await page.locator('.ant-message-error, .ant-notification-notice-error', { hasText: '套餐订单' }).first().waitFor();
     const left = await newest();
     assert.ok(left.includes(a) && left.includes(b), `both kept: ${left.join(',')}`);
+  });
+});
+
+describe('task list batch actions', () => {
+  const id = 'intelligent_text.script_manage.test_task_list';
+  const tasks = async (tag: string, n: number) => {
+    const ds = (await api<{ list: Array<{ id: number }> }>(page, 'data-set/list', { page_size: 1 })).list[0].id;
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await post<{ id: number }>('script-task/create', { name: `${tag} ${i}`, dataset_id: ds, prompt: 'p', mode: 'manual' });
+      assert.equal(r.code, 10000, r.msg);
+      ids.push(r.data.id);
+    }
+    return ids;
+  };
+  const open = async (tag: string) => {
+    await openAdminPage(page, `/intelligent_text/scriptManage/taskList?keyword=${encodeURIComponent(tag)}`);
+    return waitList(page, id);
+  };
+  const confirm = () => page.locator('.ant-modal-confirm .ant-btn-primary').click();
+
+  it('stops the selected tasks, counts them in the bulk bar and reports the one that could not stop', async () => {
+    const tag = `Batchstop${Date.now()}`;
+    const ids = await tasks(tag, 3);
+    assert.equal((await post('script-task/stop', { id: ids[0] })).code, 10000);
+    const table = await open(tag);
+    for (const rowId of ids) await table.locator(`tr[data-row-key="${rowId}"] .ant-checkbox-input`).check();
+    await page.getByTestId('bulk-count').filter({ hasText: t('runtime.list.selected').replace('{{count}}', '3') }).waitFor();
+    await page.locator('[data-action="batchStop"]').click();
+    await confirm();
+    const report = page.getByTestId('import-report');
+    await report.waitFor();
+    await report.getByText(t('runtime.batchReport.title')).waitFor();
+    await report.locator('tr', { hasText: String(ids[0]) }).getByText(t('runtime.importReport.status.refused')).waitFor();
+    assert.equal(await report.getByText(t('runtime.importReport.status.done')).count() >= 2, true);
+    const rows = (await api<{ list: Array<{ id: number; status: string }> }>(page, 'script-task/list', { keyword: tag, page_size: 10 })).list;
+    assert.deepEqual(rows.map((r) => r.status), ['stopped', 'stopped', 'stopped']);
+  });
+
+  it('selects all matching rows beyond the page and deletes them through the filter', async () => {
+    const tag = `Batchall${Date.now()}`;
+    await tasks(tag, 12);
+    const table = await open(tag);
+    await table.locator('thead .ant-checkbox-input').check();
+    await page.getByTestId('bulk-count').filter({ hasText: t('runtime.list.selected').replace('{{count}}', '10') }).waitFor();
+    await page.getByTestId('select-all-matching').filter({ hasText: t('runtime.list.selectAllMatching').replace('{{total}}', '12') }).click();
+    await page.getByTestId('bulk-count').filter({ hasText: t('runtime.list.selectedAll').replace('{{count}}', '12') }).waitFor();
+    await page.locator('[data-action="batchDelete"]').click();
+    await page.locator('.ant-modal-confirm', { hasText: '12' }).waitFor();
+    await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
+    await page.locator('.ant-message-success', { hasText: t('runtime.list.batchDone').replace('{{done}}', '12').replace('{{total}}', '12') }).waitFor();
+    assert.equal((await api<{ total: number }>(page, 'script-task/list', { keyword: tag })).total, 0);
   });
 });
 

@@ -21,6 +21,10 @@ const texts: Record<Locale, Record<string, unknown>> = {
   'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/text.json'), 'utf8')) as Record<string, unknown>,
   'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/text.json'), 'utf8')) as Record<string, unknown>,
 };
+const shared: Record<Locale, { shop: Record<string, string> }> = {
+  'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/shared.json'), 'utf8')) as { shop: Record<string, string> },
+  'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/shared.json'), 'utf8')) as { shop: Record<string, string> },
+};
 /** the text of `text.<key>` in a locale */
 const tx = (locale: Locale, key: string): string => {
   let v: unknown = texts[locale];
@@ -116,6 +120,27 @@ function routeChecks(locale: Locale): void {
       locale === 'zh-CN' ? '授权' : 'authoriz',
     ]);
     await h.shot(page, `page-groups-sync-fail-${locale}`);
+  });
+
+  it(`${locale}: the voice customer shops list adds and edits a shop (issue 26)`, async () => {
+    const name = `Voice shop ${locale} ${Date.now()}`;
+    await open('/intelligent_voice/customer/list', 'intelligent_voice.shop_list', [], 'intelligent_voice.shop_list');
+    await page.locator('[data-schema-id="intelligent_voice.shop_list"] [data-action="add"]').click();
+    await modal().getByText(shared[locale].shop.addTitle, { exact: true }).waitFor();
+    await modal().locator('.ant-formily-item', { hasText: shared[locale].shop.name }).first().locator('input').fill(name);
+    await modal().locator('.ant-formily-item', { hasText: shared[locale].shop.type }).first().locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await modal().locator('.ant-modal-footer .ant-btn-primary').click();
+    const row = rows('intelligent_voice.shop_list').filter({ hasText: name });
+    await row.waitFor();
+    await rowAction(page, row, 'edit');
+    await modal().getByText(shared[locale].shop.editTitle, { exact: true }).waitFor();
+    const input = modal().locator('.ant-formily-item', { hasText: shared[locale].shop.name }).first().locator('input');
+    await page.waitForFunction((n) => [...document.querySelectorAll('.ant-modal input')].some((i) => (i as HTMLInputElement).value === n), name);
+    await input.fill(`${name} edited`);
+    await modal().locator('.ant-modal-footer .ant-btn-primary').click();
+    await rows('intelligent_voice.shop_list').filter({ hasText: `${name} edited` }).waitFor();
+    await noErrors('voice customer shops');
   });
 
   it(`${locale}: templates and renewal detail`, async () => {

@@ -113,6 +113,9 @@ describe('super admin', () => {
     await page.getByTestId('side-menu').getByText('Auth center').waitFor();
     await page.getByText('Admin center').first().waitFor();
     assert.equal(await page.title(), 'Backend Management System');
+    // the brand is whole in the side menu: wrapped at spaces, not cut with an ellipsis (issue 26)
+    const brand = await page.locator('.console-brand').evaluate((el) => ({ text: el.textContent, over: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight }));
+    assert.deepEqual(brand, { text: 'Backend Management System', over: false });
     await page.reload();
     await page.getByTestId('side-menu').getByText('Auth center').waitFor();
     await page.getByTestId('lang-switch').click();

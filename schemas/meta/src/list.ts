@@ -75,6 +75,13 @@ export const ListSchema = Type.Object(
     rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
     batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows (`selection`)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
     rowSelection: Type.Optional(doc(StringEnum(['checkbox', 'radio']), 'rows can be selected (needed by batchActions)', ['checkbox'])),
+    selectAllMatching: Type.Optional(
+      doc(
+        Type.Boolean(),
+        'the bulk bar offers "select all N matching" (the batch API takes `filter`): batch actions then see `allMatching` true and `matchFilter` (the list query without paging), and `selectedCount`',
+        [true],
+      ),
+    ),
     pagination: Type.Optional(doc(Type.Union([Type.Literal(false), Pagination]), 'paging (false: all rows on one page)', [{ pageSize: 20 }])),
     defaultSort: Type.Optional(
       doc(

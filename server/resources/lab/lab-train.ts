@@ -5,6 +5,7 @@ import { DATE_PARAM, ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { deleteRoute } from '../engine/routes.js';
+import { batchActionRoute } from '../engine/batch-actions.js';
 import { LK } from './keys.js';
 import { RUN_AREAS, startRun } from './run-start.js';
 import { enqueueCancel } from './trainer-cancel.js';
@@ -140,15 +141,20 @@ export const trainTask: ResourceDef = {
     if (row.status === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS.lab_train_task, Number(row.id), ctx.user?.id ?? null);
   },
 };
+const trainDelete = deleteRoute(trainTask, LK.trainTask.edit, async (row) => {
+  if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
+});
+const [trainStart, trainPause, trainStop] = statusRoutes(trainTask, LK.trainTask.edit, timestampSets, async (ctx, id, to) => {
+  if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS.lab_train_task, id, ctx.user?.id ?? null);
+  // a stopped task's remote job is cancelled by a job (no trainer call inside the request)
+  if (to === 'stopped') await enqueueCancel(ctx.db, ctx.req.server.jobs.enqueue, id, ctx.user?.id ?? null);
+});
 trainTask.actions = [
-  deleteRoute(trainTask, LK.trainTask.edit, async (row) => {
-    if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
-  }),
-  ...statusRoutes(trainTask, LK.trainTask.edit, timestampSets, async (ctx, id, to) => {
-    if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS.lab_train_task, id, ctx.user?.id ?? null);
-    // a stopped task's remote job is cancelled by a job (no trainer call inside the request)
-    if (to === 'stopped') await enqueueCancel(ctx.db, ctx.req.server.jobs.enqueue, id, ctx.user?.id ?? null);
-  }),
+  trainDelete,
+  trainStart,
+  trainPause,
+  trainStop,
+  batchActionRoute(trainTask, LK.trainTask.edit, { start: trainStart, pause: trainPause, stop: trainStop, delete: trainDelete }),
   trainerOptionsRoute,
   registerModelRoute,
 ];

@@ -15,6 +15,7 @@ import { DATE_PARAM, ID, listQuerySchema, rowSchema, type Fields } from '../engi
 import type { ResourceDef } from '../engine/types.js';
 import { mustExistIn, statusRoutes, timestampSets } from './common.js';
 import { deleteRoute } from '../engine/routes.js';
+import { batchActionRoute } from '../engine/batch-actions.js';
 import { LK, allTaskKeys, type TaskKeys } from './keys.js';
 import { compareRoute } from './run-compare.js';
 import { resultDef } from './run-results.js';
@@ -147,14 +148,19 @@ function resultListRoute(a: Area): RouteDef {
 
 function buildArea(a: Area): ResourceDef {
   const def = taskResource(a);
+  const del = deleteRoute(def, a.keys.edit, async (row) => {
+    if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
+  });
+  // start (and resume) enqueues the run in the same transaction
+  const [start, pause, stop] = statusRoutes(def, a.keys.edit, timestampSets, async (ctx, id, to) => {
+    if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS[a.table], id, ctx.user?.id ?? null);
+  });
   def.actions = [
-    deleteRoute(def, a.keys.edit, async (row) => {
-      if (!canDelete(row.status as TaskStatus)) throw conflict('pause or stop a running task before deleting it / 请先暂停或终止进行中的任务');
-    }),
-    // start (and resume) enqueues the run in the same transaction
-    ...statusRoutes(def, a.keys.edit, timestampSets, async (ctx, id, to) => {
-      if (to === 'running') await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS[a.table], id, ctx.user?.id ?? null);
-    }),
+    del,
+    start,
+    pause,
+    stop,
+    batchActionRoute(def, a.keys.edit, { start, pause, stop, delete: del }),
     resultListRoute(a),
     compareRoute({ name: a.name, table: a.table, keys: a.keys }),
   ];

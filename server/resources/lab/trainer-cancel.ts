@@ -47,5 +47,11 @@ export async function enqueueCancel(q: Queryable, enqueue: Enqueue, taskId: numb
   if (!t || isFinal(t.train_status) || (!t.remote_job_id && !t.create_started_at)) return;
   const area = RUN_AREAS.lab_train_task;
   const data: RunJobData = { table: area.table, taskId };
-  await enqueue(q, area.kind, data, { createdBy, ref: { type: area.table, id: taskId }, title: `${runTitle(area, taskId, t.name)} — cancel / 取消` });
+  await enqueue(q, area.kind, data, { createdBy, ref: { type: area.table, id: taskId }, title: cancelTitle(runTitle(area, taskId, t.name)) });
+}
+
+/** "Run … / 运行…" → "Cancel: Run … / 取消：运行…" (one language per half, server/http/lang.ts pickTitle) */
+function cancelTitle(run: string): string {
+  const at = run.lastIndexOf(' / ');
+  return at < 0 ? `Cancel: ${run}` : `Cancel: ${run.slice(0, at)} / 取消：${run.slice(at + 3)}`;
 }

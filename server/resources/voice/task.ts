@@ -5,6 +5,7 @@ import { mustFind, updateRow } from '../engine/routes.js';
 import { DATE_PARAM, ID, idBody, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { deleteRoute } from '../engine/routes.js';
+import { batchActionRoute } from '../engine/batch-actions.js';
 import { mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
 import { parseCallees, syncTargets } from '../../voice/callees.js';
@@ -179,10 +180,9 @@ const actionRoute = (action: TaskAction): RouteDef =>
     },
   });
 
-callTask.actions = [
-  ...TASK_ACTIONS.map(actionRoute),
-  deleteRoute(callTask, VK.task, async ({ id }, { db }) => {
-    const r = await db.query<{ status: string }>('SELECT status FROM call_task WHERE id = $1', [id]);
-    if (r.rows[0]?.status === 'running') throw conflict('a running task cannot be deleted; stop it first / 运行中的任务不能删除');
-  }),
-];
+const callActions = Object.fromEntries(TASK_ACTIONS.map((a) => [a, actionRoute(a)])) as Record<TaskAction, RouteDef>;
+const callDelete = deleteRoute(callTask, VK.task, async ({ id }, { db }) => {
+  const r = await db.query<{ status: string }>('SELECT status FROM call_task WHERE id = $1', [id]);
+  if (r.rows[0]?.status === 'running') throw conflict('a running task cannot be deleted; stop it first / 运行中的任务不能删除');
+});
+callTask.actions = [...Object.values(callActions), callDelete, batchActionRoute(callTask, VK.task, { ...callActions, delete: callDelete })];

@@ -52,6 +52,8 @@ export interface ListController {
   selectedKeys: Array<string | number>;
   selectedRows: Row[];
   setSelection(keys: Array<string | number>, rows: Row[]): void;
+  /** the list's query without paging and sorting: what "select all N matching" hands a batch API as `filter` */
+  matchFilter: Record<string, unknown>;
   refresh(): void;
   /** reloads without a loading state (rows stay until the reply is in); resolves when it is in */
   refreshQuietly(): Promise<void>;
@@ -103,6 +105,7 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     setSorter: (field, order) => setSorters(field && order ? [{ field, order }] : []),
     setSorters,
     ...selection,
+    matchFilter: matchFilterOf(p.request),
     refresh,
     refreshQuietly: list.refreshQuietly,
     live,
@@ -110,4 +113,13 @@ export function useListController(schema: ListSchema, opts: ListControllerOption
     virtual: p.pageSize >= (pagination?.virtualThreshold ?? 100),
     scope,
   };
+}
+
+const NOT_FILTERS = new Set(['page', 'page_size', 'sort_by', 'sort_order', 'then_by', 'then_order']);
+
+/** A list request as a filter: no paging or sorting, no empty values. */
+export function matchFilterOf(request: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(request)) if (!NOT_FILTERS.has(k) && v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
 }

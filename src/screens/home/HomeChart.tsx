@@ -21,6 +21,8 @@ export interface ChartSeries {
   name: string;
   data: number[];
   color: string;
+  /** one colour per bar (a status chart: each status in its enum colour); `color` is the legend's */
+  colors?: string[];
 }
 
 export interface HomeChartProps {
@@ -78,7 +80,7 @@ export default function HomeChart({ categories, series, stacked, horizontal, lab
         series: series.map((s) => ({
           type: 'bar',
           name: s.name,
-          data: s.data,
+          data: s.colors ? s.data.map((value, i) => ({ value, itemStyle: { color: s.colors?.[i] ?? s.color } })) : s.data,
           stack: stacked ? 'all' : undefined,
           itemStyle: { color: s.color },
           barMaxWidth: 28,

@@ -75,6 +75,21 @@ const PALETTE = {
 /** call results: 1 success green, 2–4 failures red / orange / purple */
 const RESULT_COLORS = { light: ['#389e0d', '#cf1322', '#d46b08', '#722ed1'], dark: ['#6abe39', '#e84749', '#e89a3c', '#9a6fe0'] };
 
+/**
+ * The enum files' status colours (antd tag colour names) as bar colours, each with at least 3:1
+ * against the card in its theme; a name not listed takes the first series colour.
+ */
+const STATUS_COLORS: Record<'light' | 'dark', Record<string, string>> = {
+  light: { default: '#8c8c8c', processing: '#1668dc', success: '#389e0d', error: '#cf1322', warning: '#d46b08', blue: '#1668dc', green: '#389e0d', red: '#cf1322', orange: '#d46b08', gold: '#ad8b00', purple: '#722ed1', cyan: '#08979c', magenta: '#c41d7f', volcano: '#d4380d', geekblue: '#1d39c4' },
+  dark: { default: '#8c8c8c', processing: '#3c89e8', success: '#6abe39', error: '#e84749', warning: '#e89a3c', blue: '#3c89e8', green: '#6abe39', red: '#e84749', orange: '#e89a3c', gold: '#d8bd14', purple: '#9a6fe0', cyan: '#33bcb7', magenta: '#e0529c', volcano: '#e87040', geekblue: '#5a7ef0' },
+};
+
+/** The colour of `key` in `def` (its `color`) in the theme, or `fallback`. */
+export function statusColor(def: EnumDef, key: string, dark: boolean, fallback: string): string {
+  const name = def.items.find((it) => String(it.value) === key)?.color;
+  return (name && STATUS_COLORS[dark ? 'dark' : 'light'][name]) || fallback;
+}
+
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** status items in the enum's order (unknown values after, as themselves), zero counts left out */
@@ -106,7 +121,8 @@ export function buildFigures(
       title,
       horizontal: true,
       categories: items.map((x) => enumLabel(def, x.key, locale)),
-      series: [{ name: t('home.count'), data: items.map((x) => x.count), color: palette[0] }],
+      // each status in its enum colour (schemas/enums), as its tags are drawn in the lists
+      series: [{ name: t('home.count'), data: items.map((x) => x.count), color: palette[0], colors: items.map((x) => statusColor(def, x.key, dark, palette[0])) }],
     });
   };
 

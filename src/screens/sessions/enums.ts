@@ -16,7 +16,7 @@ export type BubbleKind = 'customer' | 'ai' | 'human' | 'event' | 'card';
  * come from the customer (left); 2 AI reply, 6 welcome, 10 question and reply, 12 / 13 email
  * collection from the AI (right); 4 human reply and 7 ticket reply from a person (right, other
  * colour); 3 order hint and 11 product push are cards; 5 enter chat, 8 end conversation and the
- * unnamed 14–17 are centred event lines.
+ * 14–17 (transfer to an agent, survey, rating, timeout) are centred event lines.
  */
 export function bubbleKind(type: number): BubbleKind {
   if (type === 1 || type === 9) return 'customer';

@@ -9,8 +9,10 @@ const COLORS: Record<ImportRowStatus, string> = {
   skipped: 'default',
   rejected: 'red',
   failed: 'red',
+  done: 'green',
+  refused: 'red',
 };
-const ORDER: ImportRowStatus[] = ['created', 'updated', 'unchanged', 'skipped', 'rejected', 'failed'];
+const ORDER: ImportRowStatus[] = ['created', 'updated', 'unchanged', 'skipped', 'rejected', 'failed', 'done', 'refused'];
 
 /**
  * The per-row result of an import (upload action whose reply has rows: order, session and
@@ -23,7 +25,7 @@ export function ImportReportModal({ report, env, onClose }: { report: ImportRepo
     <Modal
       open
       width={820}
-      title={env.t('runtime.importReport.title')}
+      title={env.t(report.batch ? 'runtime.batchReport.title' : 'runtime.importReport.title')}
       modalRender={(node) => <div data-testid="import-report">{node}</div>}
       onCancel={onClose}
       footer={
@@ -34,7 +36,7 @@ export function ImportReportModal({ report, env, onClose }: { report: ImportRepo
     >
       <Space wrap style={{ marginBottom: 12 }}>
         {report.file && <Typography.Text strong>{report.file}</Typography.Text>}
-        {report.total !== undefined && <span>{env.t('runtime.importReport.total', { total: report.total })}</span>}
+        {report.total !== undefined && <span>{env.t(report.batch ? 'runtime.batchReport.total' : 'runtime.importReport.total', { total: report.total })}</span>}
         {counts.map((s) => (
           <Tag key={s} color={COLORS[s]} data-count={s}>
             {status(s)} {report.counts[s]}
@@ -48,8 +50,8 @@ export function ImportReportModal({ report, env, onClose }: { report: ImportRepo
         pagination={report.rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
         scroll={{ y: 420 }}
         columns={[
-          { key: 'row', dataIndex: 'row', title: env.t('runtime.importReport.row'), width: 70 },
-          { key: 'ref', dataIndex: 'ref', title: env.t('runtime.importReport.ref'), width: 160, render: (v: string | null) => v ?? '—' },
+          { key: 'row', dataIndex: 'row', title: env.t(report.batch ? 'runtime.batchReport.row' : 'runtime.importReport.row'), width: 70 },
+          ...(report.batch ? [] : [{ key: 'ref', dataIndex: 'ref', title: env.t('runtime.importReport.ref'), width: 160, render: (v: string | null) => v ?? '—' }]),
           {
             key: 'status',
             dataIndex: 'status',

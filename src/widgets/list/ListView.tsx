@@ -16,6 +16,7 @@ import { PlainCard } from '../PlainCard.js';
 import { useFormHost } from '../form/FormHost.js';
 import { useInspect } from '../schema-page/inspect.js';
 import { buildColumns, visibleColumns } from './columns.js';
+import { BulkBar } from './BulkBar.js';
 import { ColumnSettingsButton } from './ColumnSettingsButton.js';
 import { FilterForm } from './FilterForm.js';
 
@@ -120,8 +121,8 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
       <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
         <Space wrap>
           <ActionButtons actions={schema.toolbar} host={host(ctl.scope)} />
-          {schema.batchActions?.length && ctl.selectedKeys.length ? (
-            <ActionButtons actions={schema.batchActions} host={host(ctl.scope)} />
+          {schema.batchActions?.length && schema.rowSelection ? (
+            <BulkBar env={env} ctl={ctl} actions={schema.batchActions} selectAllMatching={schema.selectAllMatching} host={host} />
           ) : null}
         </Space>
         <Space>
