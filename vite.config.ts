@@ -57,7 +57,10 @@ const chunkGroups = [
  *   and Radio.Group (Table's selection column) imports form/hooks/useForm for toNamePathStr: both
  *   brought antd Form's store, fields and async validator to pages that draw no antd Form;
  * - Button's theme tokens import the color picker's presets panel for isBright: that brought antd
- *   Collapse (which the presets panel draws) into the chunk every route loads.
+ *   Collapse (which the presets panel draws) into the chunk every route loads;
+ * - Table's column filter menu (a Tree, a Menu, checkboxes, a search box) is drawn only for a
+ *   column with `filters`, which no console list has: it loads when such a column first draws
+ *   (its title shows meanwhile), instead of with every table.
  */
 const HELPERS: Record<string, string> = {
   // antd/es/form/hooks/useForm.js
@@ -71,11 +74,27 @@ export const isBright = (value, bgColorToken) => {
   return r * 0.299 + g * 0.587 + b * 0.114 > 192;
 };
 `,
+  // antd/es/table/hooks/useFilter/FilterDropdown.js: flattenKeys, and the menu itself on demand
+  '\0antd-table-filter-dropdown': `import * as React from 'react';
+export function flattenKeys(filters) {
+  let keys = [];
+  (filters || []).forEach(({ value, children }) => {
+    keys.push(value);
+    if (children) keys = [...keys, ...flattenKeys(children)];
+  });
+  return keys;
+}
+const Menu = React.lazy(() => import('antd/es/table/hooks/useFilter/FilterDropdown.js'));
+export default function FilterDropdown(props) {
+  return React.createElement(React.Suspense, { fallback: props.children }, React.createElement(Menu, props));
+}
+`,
 };
 const REDIRECTS: Array<{ importer: RegExp; source: string; to: string }> = [
   { importer: /[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/, source: 'rc-field-form', to: 'rc-field-form/es/FormContext.js' },
   { importer: /[\\/]antd[\\/]es[\\/]radio[\\/]group\.js$/, source: '../form/hooks/useForm', to: '\0antd-form-name-path-str' },
   { importer: /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/, source: '../../color-picker/components/ColorPresets', to: '\0antd-color-is-bright' },
+  { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/, source: './FilterDropdown', to: '\0antd-table-filter-dropdown' },
 ];
 const antdHelpersOnly = {
   name: 'antd-helpers-only',
