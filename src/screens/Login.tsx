@@ -9,7 +9,7 @@ import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { Button, theme } from 'antd';
 import Input from 'antd/es/input/Input.js';
 import Password from 'antd/es/input/Password.js';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useShell } from '../runtime/shell.js';
@@ -44,6 +44,20 @@ export default function Login() {
     setValues(next);
     // as antd Form validates on change: a prompt goes once the field is filled, and comes back when emptied
     setPrompted((p) => (emptyFields(next).includes(field) ? [...new Set([...p, field])] : p.filter((f) => f !== field)));
+  };
+
+  /** what both inputs take: value, change, and the error state with its prompt (LoginField) */
+  const inputProps = (field: Field) => {
+    const wrong = prompted.includes(field);
+    return {
+      id: field,
+      value: values[field],
+      onChange: (e: ChangeEvent<HTMLInputElement>) => change(field, e.target.value),
+      status: wrong ? ('error' as const) : undefined,
+      'aria-required': true,
+      'aria-invalid': wrong || undefined,
+      'aria-describedby': wrong ? `${field}_help` : undefined,
+    };
   };
 
   const submit = async (e: FormEvent) => {
@@ -108,32 +122,10 @@ export default function Login() {
           onFocus={shell.warmUp}
         >
           <LoginField id="email" label={t('shell.login.email')} prompt={prompted.includes('email') ? t('shell.login.emailRequired') : undefined}>
-            <Input
-              id="email"
-              value={values.email}
-              onChange={(e) => change('email', e.target.value)}
-              status={prompted.includes('email') ? 'error' : undefined}
-              aria-required
-              aria-invalid={prompted.includes('email') || undefined}
-              aria-describedby={prompted.includes('email') ? 'email_help' : undefined}
-              prefix={<MailOutlined />}
-              placeholder={t('shell.login.emailPlaceholder')}
-              autoComplete="username"
-            />
+            <Input {...inputProps('email')} prefix={<MailOutlined />} placeholder={t('shell.login.emailPlaceholder')} autoComplete="username" />
           </LoginField>
           <LoginField id="password" label={t('shell.login.password')} prompt={prompted.includes('password') ? t('shell.login.passwordRequired') : undefined}>
-            <Password
-              id="password"
-              value={values.password}
-              onChange={(e) => change('password', e.target.value)}
-              status={prompted.includes('password') ? 'error' : undefined}
-              aria-required
-              aria-invalid={prompted.includes('password') || undefined}
-              aria-describedby={prompted.includes('password') ? 'password_help' : undefined}
-              prefix={<LockOutlined />}
-              placeholder={t('shell.login.passwordPlaceholder')}
-              autoComplete="current-password"
-            />
+            <Password {...inputProps('password')} prefix={<LockOutlined />} placeholder={t('shell.login.passwordPlaceholder')} autoComplete="current-password" />
           </LoginField>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('shell.login.submit')}
