@@ -2,23 +2,24 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /** A module id inside one of these node_modules packages (or antd / Formily component folders). */
-const inPackages = (...names: string[]) => {
+const inPackages = (...groups: Array<string | string[]>) => {
+  const names = groups.flat();
   const re = new RegExp(`[\\\\/]node_modules[\\\\/](?:${names.map((n) => n.replace(/[/]/g, '[\\\\/]')).join('|')})[\\\\/]`);
   return (id: string) => re.test(id);
 };
 const antd = (...dirs: string[]) => dirs.map((d) => `antd/es/${d}`);
 
-const formGroup = inPackages(
-  ...antd('form', 'input', 'grid', 'row', 'col', 'tooltip'),
-  'rc-field-form',
-  '@rc-component/async-validator',
-  '@rc-component/trigger',
-  '@rc-component/portal',
-  'rc-input',
-  'rc-tooltip',
-  'rc-resize-observer',
-  'resize-observer-polyfill',
-);
+/** antd Form itself (rc-field-form's store and fields, the async validator, the grid of its items) */
+const formGroup = inPackages(antd('form', 'grid', 'row', 'col'), 'rc-field-form', '@rc-component/async-validator');
+/** what antd Input takes from antd's form folder: its contexts and the variant hook, no store */
+const formContexts = /[\\/]antd[\\/]es[\\/]form[\\/](context|hooks[\\/]useVariants)\.js$|[\\/]rc-field-form[\\/]es[\\/](FormContext|FieldContext)\.js$/;
+/** helpers in those folders that other components use too (Table, Radio, Layout: breakpoints, name paths) */
+const formShared = /[\\/]antd[\\/]es[\\/](form[\\/]util|grid[\\/]hooks)[\\/.]/;
+/** antd Input / Password (without TextArea / Search / Group / OTP, which the sign-in form does not use) */
+const inputGroup = inPackages(antd('input'), 'rc-input');
+const inputExtras = /[\\/]antd[\\/]es[\\/]input[\\/](index|TextArea|Search|Group|OTP)\b/;
+/** antd Tooltip and the popup machinery under it (menus, selects, tooltips; not the sign-in page) */
+const popupGroup = inPackages(antd('tooltip'), '@rc-component/trigger', '@rc-component/portal', 'rc-tooltip', 'rc-resize-observer', 'resize-observer-polyfill');
 
 /**
  * Chunks: rolldown splits per route and per lazy widget on its own, which leaves dozens of
@@ -29,24 +30,88 @@ const chunkGroups = [
   // what every route runs first (React, router, i18n, antd's core, the shell's own code)
   { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 10 },
   { name: 'shell', tags: ['$initial' as const], priority: 9 },
-  // antd Form / Input / Tooltip: the sign-in form, filter forms, most pages (Input without
-  // TextArea / Search / OTP, which the sign-in form does not use)
+  // antd Input / Password and the form contexts Input reads: the sign-in form and most pages
+  { name: 'antd-input', test: (id: string) => (inputGroup(id) && !inputExtras.test(id)) || formContexts.test(id), priority: 8 },
+  // antd Form (the sign-in form draws its own items: only forms drawn with antd Form load it)
   {
     name: 'antd-form',
-    test: (id: string) => formGroup(id) && !/[\\/]antd[\\/]es[\\/]input[\\/](index|TextArea|Search|Group|OTP)\b/.test(id),
-    priority: 8,
+    test: (id: string) => formGroup(id) && !formContexts.test(id) && !formShared.test(id),
+    priority: 6,
+    // its helpers shared with other components (breakpoints, icons, name paths) stay outside
+    includeDependenciesRecursively: false,
   },
+  // Tooltip and the popup trigger (filter forms' hints, menus, selects)
+  { name: 'antd-popup', test: popupGroup, priority: 7 },
   // the main layout's menus and header controls
   {
     name: 'layout-lib',
     test: inPackages(...antd('menu', 'layout', 'dropdown', 'avatar', 'switch', 'popover'), 'rc-menu', 'rc-overflow', 'rc-dropdown', 'rc-switch'),
-    priority: 7,
+    priority: 5,
   },
 ];
 
+/**
+ * Imports inside antd that pull a whole component in for one small helper, pointed at what they
+ * use (the helper's own code, unchanged):
+ * - the form contexts every input reads import rc-field-form's barrel for its FormProvider alone,
+ *   and Radio.Group (Table's selection column) imports form/hooks/useForm for toNamePathStr: both
+ *   brought antd Form's store, fields and async validator to pages that draw no antd Form;
+ * - Button's theme tokens import the color picker's presets panel for isBright: that brought antd
+ *   Collapse (which the presets panel draws) into the chunk every route loads;
+ * - Table's column filter menu (a Tree, a Menu, checkboxes, a search box) is drawn only for a
+ *   column with `filters`, which no console list has: it loads when such a column first draws
+ *   (its title shows meanwhile), instead of with every table.
+ */
+const HELPERS: Record<string, string> = {
+  // antd/es/form/hooks/useForm.js
+  '\0antd-form-name-path-str': "import { toArray } from 'antd/es/form/util.js';\nexport const toNamePathStr = (name) => toArray(name).join('_');\n",
+  // antd/es/color-picker/components/ColorPresets.js
+  '\0antd-color-is-bright': `import { Color as RcColor } from '@rc-component/color-picker';
+export const isBright = (value, bgColorToken) => {
+  const { r, g, b, a } = value.toRgb();
+  const hsv = new RcColor(value.toRgbString()).onBackground(bgColorToken).toHsv();
+  if (a <= 0.5) return hsv.v > 0.5;
+  return r * 0.299 + g * 0.587 + b * 0.114 > 192;
+};
+`,
+  // antd/es/table/hooks/useFilter/FilterDropdown.js: flattenKeys, and the menu itself on demand
+  '\0antd-table-filter-dropdown': `import * as React from 'react';
+export function flattenKeys(filters) {
+  let keys = [];
+  (filters || []).forEach(({ value, children }) => {
+    keys.push(value);
+    if (children) keys = [...keys, ...flattenKeys(children)];
+  });
+  return keys;
+}
+const Menu = React.lazy(() => import('antd/es/table/hooks/useFilter/FilterDropdown.js'));
+export default function FilterDropdown(props) {
+  return React.createElement(React.Suspense, { fallback: props.children }, React.createElement(Menu, props));
+}
+`,
+};
+const REDIRECTS: Array<{ importer: RegExp; source: string; to: string }> = [
+  { importer: /[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/, source: 'rc-field-form', to: 'rc-field-form/es/FormContext.js' },
+  { importer: /[\\/]antd[\\/]es[\\/]radio[\\/]group\.js$/, source: '../form/hooks/useForm', to: '\0antd-form-name-path-str' },
+  { importer: /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/, source: '../../color-picker/components/ColorPresets', to: '\0antd-color-is-bright' },
+  { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/, source: './FilterDropdown', to: '\0antd-table-filter-dropdown' },
+];
+const antdHelpersOnly = {
+  name: 'antd-helpers-only',
+  enforce: 'pre' as const,
+  resolveId(this: { resolve: (s: string, i?: string, o?: { skipSelf: boolean }) => Promise<unknown> }, source: string, importer?: string) {
+    const r = importer ? REDIRECTS.find((x) => x.source === source && x.importer.test(importer)) : undefined;
+    if (!r) return null;
+    return r.to in HELPERS ? r.to : this.resolve(r.to, importer, { skipSelf: true });
+  },
+  load(id: string) {
+    return HELPERS[id] ?? null;
+  },
+};
+
 /** Client build: dist/; in dev, /api is proxied to the server on 127.0.0.1:8080. */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), antdHelpersOnly],
   server: {
     host: '127.0.0.1',
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },

@@ -1,13 +1,15 @@
 /**
  * The login page: no layout; email and password, each with a prompt when empty. Kept light
  * (it is the first page most visitors load): the card and headings are drawn from theme
- * tokens rather than antd Card / Typography, and Input / Password come without TextArea.
+ * tokens rather than antd Card / Typography, Input / Password come without TextArea, and the
+ * two fields are laid out as antd's vertical form items from theme tokens (LoginField) rather
+ * than with antd Form, whose store, fields and async validator two required checks do not need.
  */
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
-import { Button, Form, theme } from 'antd';
+import { Button, theme } from 'antd';
 import Input from 'antd/es/input/Input.js';
 import Password from 'antd/es/input/Password.js';
-import { useEffect, useState } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useShell } from '../runtime/shell.js';
@@ -16,10 +18,16 @@ interface LoginForm {
   email: string;
   password: string;
 }
+type Field = keyof LoginForm;
+
+/** the fields left empty (the email's whitespace counts as empty) */
+const emptyFields = (v: LoginForm): Field[] => (['email', 'password'] as const).filter((f) => (f === 'email' ? !v.email.trim() : !v.password));
 
 export default function Login() {
   const { t, i18n } = useTranslation();
-  const [form] = Form.useForm<LoginForm>();
+  const [values, setValues] = useState<LoginForm>({ email: '', password: '' });
+  // which prompts show: kept as fields, not texts, so a language switch redraws them
+  const [prompted, setPrompted] = useState<Field[]>([]);
   const shell = useShell();
   const { LanguageSwitch } = shell;
   const { token } = theme.useToken();
@@ -29,15 +37,34 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
 
-  // a prompt already showing follows a language switch (it was written in the old language)
-  useEffect(() => {
-    const shown = form.getFieldsError().filter((f) => f.errors.length > 0).map((f) => f.name);
-    if (shown.length) form.validateFields(shown).catch(() => undefined);
-  }, [form, i18n.language]);
-
   if (status === 'ready') return <Navigate to={from && from !== '/login' ? from : '/home'} replace />;
 
-  const submit = async (values: LoginForm) => {
+  const change = (field: Field, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // as antd Form validates on change: a prompt goes once the field is filled, and comes back when emptied
+    setPrompted((p) => (emptyFields(next).includes(field) ? [...new Set([...p, field])] : p.filter((f) => f !== field)));
+  };
+
+  /** what both inputs take: value, change, and the error state with its prompt (LoginField) */
+  const inputProps = (field: Field) => {
+    const wrong = prompted.includes(field);
+    return {
+      id: field,
+      value: values[field],
+      onChange: (e: ChangeEvent<HTMLInputElement>) => change(field, e.target.value),
+      status: wrong ? ('error' as const) : undefined,
+      'aria-required': true,
+      'aria-invalid': wrong || undefined,
+      'aria-describedby': wrong ? `${field}_help` : undefined,
+    };
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const empty = emptyFields(values);
+    setPrompted(empty);
+    if (empty.length) return;
     setBusy(true);
     try {
       const notice = await shell.login(values.email.trim(), values.password);
@@ -87,34 +114,42 @@ export default function Login() {
           {t('shell.login.title')}
         </h3>
         <p style={{ textAlign: 'center', margin: '0 0 1em', color: token.colorTextDescription }}>{t('shell.login.subtitle')}</p>
-        <Form<LoginForm>
-          form={form}
-          layout="vertical"
-          onFinish={submit}
-          requiredMark={false}
+        <form
+          noValidate
           autoComplete="on"
+          onSubmit={(e) => void submit(e)}
           // the HTTP library is not part of the page's first paint: fetch it once the visitor starts
           onFocus={shell.warmUp}
         >
-          <Form.Item
-            name="email"
-            label={t('shell.login.email')}
-            rules={[{ required: true, whitespace: true, message: t('shell.login.emailRequired') }]}
-          >
-            <Input prefix={<MailOutlined />} placeholder={t('shell.login.emailPlaceholder')} autoComplete="username" />
-          </Form.Item>
-          <Form.Item
-            name="password"
-            label={t('shell.login.password')}
-            rules={[{ required: true, message: t('shell.login.passwordRequired') }]}
-          >
-            <Password prefix={<LockOutlined />} placeholder={t('shell.login.passwordPlaceholder')} autoComplete="current-password" />
-          </Form.Item>
+          <LoginField id="email" label={t('shell.login.email')} prompt={prompted.includes('email') ? t('shell.login.emailRequired') : undefined}>
+            <Input {...inputProps('email')} prefix={<MailOutlined />} placeholder={t('shell.login.emailPlaceholder')} autoComplete="username" />
+          </LoginField>
+          <LoginField id="password" label={t('shell.login.password')} prompt={prompted.includes('password') ? t('shell.login.passwordRequired') : undefined}>
+            <Password {...inputProps('password')} prefix={<LockOutlined />} placeholder={t('shell.login.passwordPlaceholder')} autoComplete="current-password" />
+          </LoginField>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('shell.login.submit')}
           </Button>
-        </Form>
+        </form>
       </div>
     </main>
+  );
+}
+
+/** One field as antd Form's vertical item draws it (label above, prompt below, 24px apart), from theme tokens. */
+function LoginField({ id, label, prompt, children }: { id: string; label: string; prompt?: string; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ marginBottom: prompt ? 0 : token.marginLG }}>
+      <label htmlFor={id} style={{ display: 'block', padding: `0 0 ${token.paddingXS}px`, color: token.colorTextHeading, fontSize: token.fontSize, lineHeight: token.lineHeight }}>
+        {label}
+      </label>
+      {children}
+      {prompt && (
+        <div id={`${id}_help`} role="alert" style={{ color: token.colorError, fontSize: token.fontSize, lineHeight: token.lineHeight, minHeight: token.marginLG }}>
+          {prompt}
+        </div>
+      )}
+    </div>
   );
 }
