@@ -69,7 +69,9 @@ function wordWidth(word: string): number {
   let w = measured.get(word);
   if (w !== undefined) return w;
   if (measurer === undefined) {
-    measurer = typeof document === 'undefined' ? null : (document.createElement('canvas').getContext?.('2d') ?? null);
+    // jsdom (unit tests) has no canvas: it would log "not implemented" and give nothing
+    const jsdom = typeof navigator !== 'undefined' && navigator.userAgent.includes('jsdom');
+    measurer = typeof document === 'undefined' || jsdom ? null : (document.createElement('canvas').getContext('2d') ?? null);
     // antd's own font (the page's body keeps the browser default, which is not what titles use)
     if (measurer) measurer.font = `600 14px ${theme.getDesignToken().fontFamily}`;
   }
