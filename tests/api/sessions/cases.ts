@@ -93,6 +93,14 @@ const CC = `${T}.admin.config_center`;
 export const CASES: Case[] = [
   list('session/list', `${T}.text.session.chat`, () => ({ started_at_from: '2026-01-01', keyword: 'order' })),
   detail('session/detail', `${T}.text.session.chat`, (fx) => fx.chatId, 'messages'),
+  {
+    // the train modal: the session's Q&A becomes a learning material (conversation training, source type 11) of its shop
+    method: 'POST', path: 'session/train', key: `${T}.text.session.chat.train`, table: 'learn_material',
+    ok: (fx) => ({ session_id: fx.chatId, subject: 'Where is my order?', question: 'Where is my order?', answer: 'It ships tomorrow.' }),
+    bad: () => ({ session_id: 999999, subject: 's', question: 'q', answer: 'a' }), badField: 'session_id',
+    audit: { action: 'create', resource: 'learn_material' },
+    check: (d) => { if (d.source_type !== 11 || d.channel !== 'chat' || d.answer !== 'It ships tomorrow.') throw new Error(JSON.stringify(d)); },
+  },
   list('mail-session/list', `${T}.text.session.mail`),
   detail('mail-session/detail', `${T}.text.session.mail`, (fx) => fx.mailId, 'mails'),
   list('voice-session/list', `${T}.text.session.voice`, () => ({ direction: 'inbound' })),
