@@ -126,7 +126,7 @@ describe('staff speed on the chat sessions (issue 26)', () => {
   });
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
-    it(`${lang}: the presets, the session categories link, and the module root redirect`, async () => {
+    it(`${lang}: the presets, the detail / train / batch status modals, the session categories link, and the module root redirect`, async () => {
       if (lang === 'en-US') {
         await page.getByTestId('lang-switch').click();
         await page.getByTestId('lang-en-US').click();
@@ -158,6 +158,22 @@ describe('staff speed on the chat sessions (issue 26)', () => {
       await train.waitFor({ state: 'hidden' });
       await h.shot(page, `sessions-detail-${lang}`);
       await closeDetail();
+
+      // batch status (a schema modal) on the picked rows: the selected count, a result per row summed up
+      const picks = page.getByTestId('session-pick');
+      await picks.nth(0).click();
+      await picks.nth(1).click();
+      assert.equal((await page.getByTestId('session-selected-count').innerText()).trim(), en ? '2 selected' : '已选 2 条');
+      assert.ok(!page.url().includes('session='), 'a pick does not open the detail');
+      await page.getByTestId('session-bulk-bar').getByRole('button', { name: en ? 'Batch status' : '批量状态' }).click();
+      const batch = page.locator('.ant-modal').filter({ has: page.getByTestId('form-submit') });
+      await batch.getByText(en ? 'Ended' : '已结束', { exact: true }).click();
+      await batch.getByTestId('form-submit').click();
+      const result = page.getByTestId('form-result');
+      await result.getByText(en ? 'Batch status done' : '批量状态已完成').waitFor();
+      assert.match(await result.innerText(), en ? /\d+ updated, \d+ already in that status, 0 refused/ : /已更新 \d+ 条，\d+ 条已是该状态，拒绝 0 条/);
+      await result.getByRole('button', { name: en ? 'Close' : /关\s*闭/ }).click();
+      await page.getByTestId('session-selected-count').getByText(en ? '0 selected' : '已选 0 条').waitFor();
 
       await page.getByRole('button', { name: en ? 'Session categories' : '会话分类' }).click();
       await page.waitForURL(/\/intelligent_text\/shop\/sessionCategory$/);

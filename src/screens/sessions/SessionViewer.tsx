@@ -4,7 +4,7 @@
  * session detail modal: its details and transcript). Filters, page and the picked session live
  * in the URL (./url-filters.ts), so a reload or a shared link reopens the same modal.
  */
-import { Card, Empty, List, Modal, Pagination, Spin, theme, Typography } from 'antd';
+import { Button, Card, Checkbox, Empty, List, Modal, Pagination, Space, Spin, theme, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useUrlQuery } from '../../runtime/query.js';
 import { useShell } from '../../runtime/shell.js';
@@ -27,6 +27,8 @@ export interface ViewerConfig<S extends { id: number }, D> {
   toolbar?(ctx: { shopId?: number; reload(): void }): ReactNode;
   /** buttons in the detail modal's footer (e.g. the chat session's Train), given the detail */
   detailActions?(d: D): ReactNode;
+  /** row selection and its batch buttons (the chat list's Batch status), given the selected ids and what to run after a batch */
+  batch?(ctx: { ids: number[]; done(): void }): ReactNode;
 }
 
 const PAGE_SIZE = 20;
@@ -51,6 +53,15 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
   const { set: setQuery } = query;
   const select = useCallback((id: number) => setQuery({ session: String(id) }, { replace: true }), [setQuery]);
   const close = useCallback(() => setQuery({ session: undefined }, { replace: true }), [setQuery]);
+  // the rows picked for a batch (chat): cleared when the filters or the page change, and after a batch
+  const [picked, setPicked] = useState<number[]>([]);
+  const filterKey = JSON.stringify(filters);
+  useEffect(() => setPicked([]), [filterKey, page]);
+  const toggle = useCallback((id: number, on: boolean) => setPicked((p) => (on ? [...p, id] : p.filter((x) => x !== id))), []);
+  const batchDone = useCallback(() => {
+    setPicked([]);
+    reload();
+  }, [reload]);
   const search = useCallback((v: FormValues) => setQuery(queryFromForm(v, extraKey)), [setQuery, extraKey]);
 
   useEffect(() => {
@@ -102,6 +113,17 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
         onSearch={search}
         toolbar={cfg.toolbar?.({ shopId: filters.shop_id, reload })}
       />
+      {cfg.batch ? (
+        <Space style={{ marginBottom: 8 }} data-testid="session-bulk-bar">
+          <Typography.Text data-testid="session-selected-count">{env.t('session.batchStatus.selected', { count: picked.length })}</Typography.Text>
+          {picked.length ? (
+            <Button size="small" type="link" onClick={() => setPicked([])}>
+              {env.t('session.batchStatus.clear')}
+            </Button>
+          ) : null}
+          {cfg.batch({ ids: picked, done: batchDone })}
+        </Space>
+      ) : null}
       <Card size="small" styles={{ body: { padding: 0 } }}>
         <div style={{ height: 'calc(100vh - 300px)', minHeight: 360, overflowY: 'auto' }} tabIndex={0} data-testid="session-list">
           <List
@@ -120,6 +142,16 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
                   background: s.id === selected ? token.colorPrimaryBg : undefined,
                 }}
               >
+                {cfg.batch ? (
+                  <Checkbox
+                    data-testid="session-pick"
+                    aria-label={env.t('session.batchStatus.select')}
+                    checked={picked.includes(s.id)}
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={(e) => toggle(s.id, e.target.checked)}
+                    style={{ marginInlineEnd: 8 }}
+                  />
+                ) : null}
                 {cfg.renderItem(s)}
               </List.Item>
             )}

@@ -1,8 +1,8 @@
 /**
- * The Train button of the chat session detail modal: opens the schema modal
- * `intelligent_text.session.train` (schemas/forms/intelligent_text/session/train.json), filled
- * with the session's last answered customer question, inside the runtime provider and form host
- * a schema form needs (a bespoke screen has neither of its own).
+ * Schema modals opened from the bespoke session screens: the chat detail modal's Train
+ * (`intelligent_text.session.train`, filled with the session's last answered question) and the
+ * chat list's Batch status (`intelligent_text.session.batch_status`, on the selected sessions).
+ * A bespoke screen has no runtime provider or form host of its own: each button mounts them.
  */
 import { useMemo } from 'react';
 import type { RuntimeEnv } from '../../runtime/env.js';
@@ -28,6 +28,19 @@ const TRAIN: ActionSpec[] = [
   },
 ];
 
+const BATCH_STATUS: ActionSpec[] = [
+  {
+    key: 'batchStatus',
+    type: 'openForm',
+    label: 'session.batchStatus.button',
+    form: 'intelligent_text.session.batch_status',
+    mode: 'add',
+    params: { ids: '{{ ids }}' },
+    permission: 'intelligent_text.text.session.chat.batch_status',
+    disabled: '{{ count === 0 }}',
+  },
+];
+
 /** The last customer question answered by the AI or a person, and that answer (empty when none). */
 export function trainDraft(messages: ChatMessage[]): { subject: string; question: string; answer: string } {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -42,20 +55,39 @@ export function trainDraft(messages: ChatMessage[]): { subject: string; question
   return { subject: '', question: '', answer: '' };
 }
 
-function Buttons({ env, session }: { env: RuntimeEnv; session: { id: number; messages: ChatMessage[] } }) {
-  const { openForm } = useFormHost();
-  const scope = useMemo(() => ({ session: { id: session.id }, draft: trainDraft(session.messages) }), [session]);
-  return <ActionButtons actions={TRAIN} host={{ env, scope, refresh: () => undefined, openForm }} />;
+interface ButtonsProps {
+  env: RuntimeEnv;
+  actions: ActionSpec[];
+  scope: Record<string, unknown>;
+  refresh(): void;
 }
 
-export function TrainAction({ session }: { session: { id: number; messages: ChatMessage[] } }) {
+function Buttons({ env, actions, scope, refresh }: ButtonsProps) {
+  const { openForm } = useFormHost();
+  return <ActionButtons actions={actions} host={{ env, scope, refresh, openForm }} />;
+}
+
+function Hosted(props: Omit<ButtonsProps, 'env'>) {
   const shell = useShell();
   const user = shell.useState((s) => s.user);
   return (
     <RuntimeProvider env={shell.env} user={user}>
       <FormHost>
-        <Buttons env={shell.env} session={session} />
+        <Buttons env={shell.env} {...props} />
       </FormHost>
     </RuntimeProvider>
   );
+}
+
+const noop = () => undefined;
+
+export function TrainAction({ session }: { session: { id: number; messages: ChatMessage[] } }) {
+  const scope = useMemo(() => ({ session: { id: session.id }, draft: trainDraft(session.messages) }), [session]);
+  return <Hosted actions={TRAIN} scope={scope} refresh={noop} />;
+}
+
+/** `done` runs after a submitted batch (the list reloads, the selection clears). */
+export function BatchStatusAction({ ids, done }: { ids: number[]; done(): void }) {
+  const scope = useMemo(() => ({ ids, count: ids.length }), [ids]);
+  return <Hosted actions={BATCH_STATUS} scope={scope} refresh={done} />;
 }
