@@ -172,7 +172,7 @@ describe('staff speed on the chat sessions (issue 26)', () => {
       const result = page.getByTestId('form-result');
       await result.getByText(en ? 'Batch status done' : '批量状态已完成').waitFor();
       assert.match(await result.innerText(), en ? /\d+ updated, \d+ already in that status, 0 refused/ : /已更新 \d+ 条，\d+ 条已是该状态，拒绝 0 条/);
-      await result.getByRole('button', { name: en ? 'Close' : /关\s*闭/ }).click();
+      await result.locator('.ant-modal-footer').getByRole('button', { name: en ? 'Close' : /关\s*闭/ }).click();
       await page.getByTestId('session-selected-count').getByText(en ? '0 selected' : '已选 0 条').waitFor();
 
       await page.getByRole('button', { name: en ? 'Session categories' : '会话分类' }).click();

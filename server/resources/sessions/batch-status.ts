@@ -8,6 +8,7 @@
  * docs/modules/sessions.md.
  */
 import { Type } from '@sinclair/typebox';
+import { pickLang, requestLang } from '../../http/lang.js';
 import { route } from '../../http/route.js';
 import { StringEnum } from '../../http/typebox.js';
 import { Id } from '../engine/schemas.js';
@@ -47,6 +48,9 @@ export const sessionBatchStatusRoute = route({
   },
   handler: async (ctx) => {
     const { ids, status } = ctx.body;
+    // each row's reason in the caller's language ("english / 中文" without one)
+    const lang = requestLang(ctx.req);
+    const say = (text: string) => pickLang(text, lang);
     const found = await ctx.db.query<{ id: number; stored_end: string | null; derived_end: string | null }>(
       `SELECT t.id, t.ended_at AS stored_end, ${DERIVED_END} AS derived_end FROM chat_session t WHERE t.id = ANY($1::int[])`,
       [ids],
@@ -56,16 +60,16 @@ export const sessionBatchStatusRoute = route({
     for (const id of ids) {
       const r = byId.get(id);
       if (!r) {
-        rows.push({ id, result: 'refused', reason: 'session not found / 会话不存在' });
+        rows.push({ id, result: 'refused', reason: say('session not found / 会话不存在') });
         continue;
       }
       const ended = r.stored_end != null || r.derived_end != null;
       if (status === 'ended' ? ended : !ended) {
-        rows.push({ id, result: 'skipped', reason: status === 'ended' ? 'already ended / 已结束' : 'already ongoing / 已在进行中' });
+        rows.push({ id, result: 'skipped', reason: say(status === 'ended' ? 'already ended / 已结束' : 'already ongoing / 已在进行中') });
         continue;
       }
       if (status === 'ongoing' && r.derived_end != null) {
-        rows.push({ id, result: 'refused', reason: 'its transcript ends the session / 会话记录已以结束事件结尾' });
+        rows.push({ id, result: 'refused', reason: say('its transcript ends the session / 会话记录已以结束事件结尾') });
         continue;
       }
       const ended_at = status === 'ended' ? new Date().toISOString() : null;
