@@ -101,7 +101,11 @@ export const MANIFEST: ModuleManifest[] = [
       menu('text.session', t('会话', 'Sessions'), [
         page('text.session.chat', 'session/chat', t('聊天会话', 'Chat sessions'), {
           order: 10,
-          children: [button('text.session.chat.import', t('导入', 'Import'))],
+          children: [
+            button('text.session.chat.import', t('导入', 'Import')),
+            button('text.session.chat.train', t('训练', 'Train')),
+            button('text.session.chat.batch_status', t('批量状态', 'Batch status')),
+          ],
         }),
         page('text.session.mail', 'session/mail', t('邮件会话', 'Mail sessions'), {
           order: 20,

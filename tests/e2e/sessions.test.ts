@@ -31,10 +31,21 @@ async function viewer(path: string, testId: string, itemSelector: string, shot: 
   const items = page.getByTestId('session-item');
   await items.first().waitFor({ timeout: 20_000 });
   assert.ok((await items.count()) > 0, `${path}: no sessions`);
+  // picking a session opens the detail modal (the spec's session detail modal) and keeps it in the URL
+  await items.first().click();
+  await page.waitForURL(/[?&]session=\d+/);
+  await page.locator('.ant-modal').getByTestId('session-pane').waitFor({ timeout: 20_000 });
   await page.locator(itemSelector).first().waitFor({ timeout: 20_000 });
   assert.ok((await page.locator(itemSelector).count()) > 1, `${path}: no conversation`);
   await settle(page);
   await h.shot(page, shot);
+}
+
+/** closes the session detail modal: the picked session leaves the URL */
+async function closeDetail() {
+  await page.keyboard.press('Escape');
+  await page.waitForURL((u) => !u.searchParams.has('session'));
+  await page.locator('.ant-modal-wrap').filter({ has: page.getByTestId('session-pane') }).waitFor({ state: 'hidden' });
 }
 
 describe('session viewers (bespoke)', () => {
@@ -42,8 +53,10 @@ describe('session viewers (bespoke)', () => {
     await viewer('session/chat', 'chat-sessions', '[data-testid=msg]', 'sessions-chat');
     const types = await page.locator('[data-testid=msg]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-type'))));
     assert.ok(types.includes(1) && types.includes(2), `customer question and AI reply drawn: ${types.join(',')}`);
+    await closeDetail();
     await page.getByTestId('session-item').nth(1).click();
     await page.getByTestId('chat-detail').waitFor();
+    await closeDetail();
     await page.getByPlaceholder(/Customer, email or text|客户、邮箱或内容/).fill('zzzznotfound');
     await page.getByRole('button', { name: /Search|查\s*询/ }).click();
     await page.getByText(/No sessions match|没有符合条件的会话/).waitFor({ timeout: 10_000 });
@@ -53,10 +66,12 @@ describe('session viewers (bespoke)', () => {
     await viewer('session/mail', 'mail-sessions', '[data-testid=mail]', 'sessions-mail');
     const text = await page.getByTestId('mail-detail').innerText();
     assert.match(text, /Received|收到/);
+    await closeDetail();
   });
 
   it('voice: calls with their transcript', async () => {
     await viewer('session/voice', 'voice-sessions', '[data-testid=utterance]', 'sessions-voice');
+    await closeDetail();
   });
 });
 
@@ -111,7 +126,7 @@ describe('staff speed on the chat sessions (issue 26)', () => {
   });
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
-    it(`${lang}: the presets, the session categories link, and the module root redirect`, async () => {
+    it(`${lang}: the presets, the detail / train / batch status modals, the session categories link, and the module root redirect`, async () => {
       if (lang === 'en-US') {
         await page.getByTestId('lang-switch').click();
         await page.getByTestId('lang-en-US').click();
@@ -125,7 +140,41 @@ describe('staff speed on the chat sessions (issue 26)', () => {
       assert.deepEqual(presets, en ? ['Today', 'Yesterday', 'Last 7 days', 'This month'] : ['今天', '昨天', '最近 7 天', '本月']);
       await page.keyboard.press('Escape');
 
+      // the session detail modal: its title, the session kept in the URL across a reload
       await openAdminPage(page, `${T}/session/chat`);
+      await page.getByTestId('session-item').first().click();
+      await page.waitForURL(/[?&]session=\d+/);
+      const detail = page.locator('.ant-modal').filter({ has: page.getByTestId('chat-detail') });
+      await detail.locator('.ant-modal-title').getByText(en ? 'Session detail' : '会话详情', { exact: true }).waitFor({ timeout: 20_000 });
+      await page.reload();
+      await detail.getByTestId('msg').first().waitFor({ timeout: 20_000 });
+      // the train modal (a schema modal): the last answered question, sent to the learning materials
+      await detail.getByRole('button', { name: en ? 'Train' : /训\s*练/ }).click();
+      const train = page.locator('.ant-modal').filter({ has: page.getByTestId('form-submit') });
+      await train.locator('.ant-modal-title').getByText(en ? 'Train' : '训练', { exact: true }).waitFor();
+      assert.ok((await train.locator('textarea').first().inputValue()).length > 0, 'the question is filled in');
+      await train.getByTestId('form-submit').click();
+      await page.getByText(en ? 'Sent to the learning materials' : '已发送到学习资料').waitFor();
+      await train.waitFor({ state: 'hidden' });
+      await h.shot(page, `sessions-detail-${lang}`);
+      await closeDetail();
+
+      // batch status (a schema modal) on the picked rows: the selected count, a result per row summed up
+      const picks = page.getByTestId('session-pick');
+      await picks.nth(0).click();
+      await picks.nth(1).click();
+      assert.equal((await page.getByTestId('session-selected-count').innerText()).trim(), en ? '2 selected' : '已选 2 条');
+      assert.ok(!page.url().includes('session='), 'a pick does not open the detail');
+      await page.getByTestId('session-bulk-bar').getByRole('button', { name: en ? 'Batch status' : '批量状态' }).click();
+      const batch = page.locator('.ant-modal').filter({ has: page.getByTestId('form-submit') });
+      await batch.getByText(en ? 'Ended' : '已结束', { exact: true }).click();
+      await batch.getByTestId('form-submit').click();
+      const result = page.getByTestId('form-result');
+      await result.getByText(en ? 'Batch status done' : '批量状态已完成').waitFor();
+      assert.match(await result.innerText(), en ? /\d+ updated, \d+ already in that status, 0 refused/ : /已更新 \d+ 条，\d+ 条已是该状态，拒绝 0 条/);
+      await result.locator('.ant-modal-footer').getByRole('button', { name: en ? 'Close' : /关\s*闭/ }).click();
+      await page.getByTestId('session-selected-count').getByText(en ? '0 selected' : '已选 0 条').waitFor();
+
       await page.getByRole('button', { name: en ? 'Session categories' : '会话分类' }).click();
       await page.waitForURL(/\/intelligent_text\/shop\/sessionCategory$/);
       await waitList(page, 'intelligent_text.session.category_group_list');

@@ -12,6 +12,8 @@ import { categoryImportRoute } from './category-import.js';
 import { feedback } from './feedback.js';
 import { sessionMark } from './marks.js';
 import { chatSession, mailSession, voiceSession } from './viewers.js';
+import { sessionTrainRoute } from './train.js';
+import { sessionBatchStatusRoute } from './batch-status.js';
 
 /** The resources of the session, config-center, operations-tools and prompt areas (docs/modules/sessions.md). */
 export const SESSION_RESOURCES: ResourceDef[] = [
@@ -49,4 +51,4 @@ const shopOptionsRoute = route({
   },
 });
 
-export const sessionRoutes: RouteDef[] = [playgroundRoute, playgroundOptionsRoute, shopOptionsRoute, categoryImportRoute];
+export const sessionRoutes: RouteDef[] = [playgroundRoute, playgroundOptionsRoute, shopOptionsRoute, categoryImportRoute, sessionTrainRoute, sessionBatchStatusRoute];

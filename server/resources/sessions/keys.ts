@@ -3,6 +3,8 @@ const T = 'intelligent_text';
 
 export const SK = {
   chat: `${T}.text.session.chat`,
+  chatTrain: `${T}.text.session.chat.train`,
+  chatBatchStatus: `${T}.text.session.chat.batch_status`,
   mail: `${T}.text.session.mail`,
   voice: `${T}.text.session.voice`,
   mark: `${T}.text.session.mark`,

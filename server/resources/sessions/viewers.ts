@@ -21,7 +21,7 @@ const readOnly = (f: ReturnType<typeof F.str>) => ({ ...f, readOnly: true });
 export const END_MESSAGE_TYPE = 8;
 const LAST_MESSAGE = `FROM chat_message m WHERE m.session_id = t.id ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`;
 const ENDS_TRANSCRIPT = `(m.msg_type = ${END_MESSAGE_TYPE} OR m.content ILIKE 'conversation ended%')`;
-const DERIVED_END = `(SELECT CASE WHEN ${ENDS_TRANSCRIPT} THEN m.sent_at END ${LAST_MESSAGE})`;
+export const DERIVED_END = `(SELECT CASE WHEN ${ENDS_TRANSCRIPT} THEN m.sent_at END ${LAST_MESSAGE})`;
 const STATUS_SQL = `CASE WHEN t.ended_at IS NOT NULL OR ${DERIVED_END} IS NOT NULL THEN 'ended' ELSE 'ongoing' END`;
 export const CHAT_STATUSES = ['ongoing', 'ended'] as const;
 

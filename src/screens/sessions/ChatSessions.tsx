@@ -10,6 +10,7 @@ import { MESSAGE_TYPE, bubbleKind } from './enums.js';
 import { fmtClock, fmtTime } from './format.js';
 import { ImportToolbar, importActions } from './ImportToolbar.js';
 import { SessionViewer } from './SessionViewer.js';
+import { BatchStatusAction, TrainAction } from './SchemaActions.js';
 
 const CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'];
 const COLORS = { customer: '#f0f0f0', ai: '#e6f4ff', human: '#f6ffed' } as const;
@@ -114,6 +115,8 @@ export default function ChatSessions(_: PageProps) {
         options: CHANNELS.map((c) => ({ value: c, label: env.t(`session.channel.${c}`) })),
       }}
       toolbar={({ shopId, reload }) => <ImportToolbar env={env} actions={IMPORT_ACTIONS} shopId={shopId} reload={reload} />}
+      detailActions={(d) => <TrainAction session={d} />}
+      batch={({ ids, done }) => <BatchStatusAction ids={ids} done={done} />}
       renderItem={(s) => (
         <div style={{ width: '100%', minWidth: 0 }}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>

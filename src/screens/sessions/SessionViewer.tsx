@@ -1,9 +1,10 @@
 /**
  * The frame of the three session viewers: filters (shop, time range, channel / direction,
- * keyword) above a paged session list, beside the conversation pane of the picked session.
- * Filters, page and the picked session live in the URL (./url-filters.ts).
+ * keyword) above a paged session list; a picked session opens the detail modal (the spec's
+ * session detail modal: its details and transcript). Filters, page and the picked session live
+ * in the URL (./url-filters.ts), so a reload or a shared link reopens the same modal.
  */
-import { Card, Col, Empty, List, Pagination, Row, Spin, theme, Typography } from 'antd';
+import { Button, Card, Checkbox, Empty, List, Modal, Pagination, Space, Spin, theme, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useUrlQuery } from '../../runtime/query.js';
 import { useShell } from '../../runtime/shell.js';
@@ -24,6 +25,10 @@ export interface ViewerConfig<S extends { id: number }, D> {
   renderDetail(d: D): ReactNode;
   /** buttons after search / reset (e.g. the chat import), given the shop filter and a list reload */
   toolbar?(ctx: { shopId?: number; reload(): void }): ReactNode;
+  /** buttons in the detail modal's footer (e.g. the chat session's Train), given the detail */
+  detailActions?(d: D): ReactNode;
+  /** row selection and its batch buttons (the chat list's Batch status), given the selected ids and what to run after a batch */
+  batch?(ctx: { ids: number[]; done(): void }): ReactNode;
 }
 
 const PAGE_SIZE = 20;
@@ -43,10 +48,20 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
   const [detailLoading, setDetailLoading] = useState(false);
   const [reloads, setReloads] = useState(0);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
-  // the picked session: the URL's, else the first of the page
-  const selected = session && data?.list.some((s) => s.id === session) ? session : (data?.list[0]?.id ?? null);
+  // the picked session (the URL's): its detail modal is open
+  const selected = session ?? null;
   const { set: setQuery } = query;
   const select = useCallback((id: number) => setQuery({ session: String(id) }, { replace: true }), [setQuery]);
+  const close = useCallback(() => setQuery({ session: undefined }, { replace: true }), [setQuery]);
+  // the rows picked for a batch (chat): cleared when the filters or the page change, and after a batch
+  const [picked, setPicked] = useState<number[]>([]);
+  const filterKey = JSON.stringify(filters);
+  useEffect(() => setPicked([]), [filterKey, page]);
+  const toggle = useCallback((id: number, on: boolean) => setPicked((p) => (on ? [...p, id] : p.filter((x) => x !== id))), []);
+  const batchDone = useCallback(() => {
+    setPicked([]);
+    reload();
+  }, [reload]);
   const search = useCallback((v: FormValues) => setQuery(queryFromForm(v, extraKey)), [setQuery, extraKey]);
 
   useEffect(() => {
@@ -98,60 +113,83 @@ export function SessionViewer<S extends { id: number }, D>(cfg: ViewerConfig<S, 
         onSearch={search}
         toolbar={cfg.toolbar?.({ shopId: filters.shop_id, reload })}
       />
-      <Row gutter={12} wrap={false}>
-        <Col flex="360px" style={{ minWidth: 300 }}>
-          <Card size="small" styles={{ body: { padding: 0 } }}>
-            <div style={{ height: 'calc(100vh - 300px)', minHeight: 360, overflowY: 'auto' }} tabIndex={0} data-testid="session-list">
-              <List
-                loading={loading}
-                dataSource={data?.list ?? []}
-                locale={{ emptyText: env.t('session.viewer.noSessions') }}
-                renderItem={(s) => (
-                  <List.Item
-                    key={s.id}
-                    data-testid="session-item"
-                    data-id={s.id}
-                    onClick={() => select(s.id)}
-                    style={{
-                      cursor: 'pointer',
-                      padding: '8px 12px',
-                      background: s.id === selected ? token.colorPrimaryBg : undefined,
-                    }}
-                  >
-                    {cfg.renderItem(s)}
-                  </List.Item>
-                )}
-              />
-            </div>
-            <div style={{ padding: 8, textAlign: 'right' }}>
-              <Pagination
-                size="small"
-                simple
-                showSizeChanger={false}
-                current={page}
-                pageSize={PAGE_SIZE}
-                total={data?.total ?? 0}
-                onChange={(p) => setQuery({ page: p > 1 ? String(p) : undefined, session: undefined })}
-                showTotal={(total) => env.t('session.viewer.total', { total })}
-              />
-            </div>
-          </Card>
-        </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
-          <Card size="small" data-testid="session-pane">
-            {/* a scrolling region takes the keyboard focus, so it scrolls without a mouse */}
-            <div style={{ height: 'calc(100vh - 260px)', minHeight: 400, overflowY: 'auto' }} tabIndex={0}>
-              {detailLoading && !detail ? (
-                <Spin />
-              ) : detail ? (
-                cfg.renderDetail(detail)
-              ) : (
-                <Empty description={env.t('session.viewer.empty')} />
-              )}
-            </div>
-          </Card>
-        </Col>
-      </Row>
+      {cfg.batch ? (
+        <Space style={{ marginBottom: 8 }} data-testid="session-bulk-bar">
+          <Typography.Text data-testid="session-selected-count">{env.t('session.batchStatus.selected', { count: picked.length })}</Typography.Text>
+          {picked.length ? (
+            <Button size="small" type="link" onClick={() => setPicked([])}>
+              {env.t('session.batchStatus.clear')}
+            </Button>
+          ) : null}
+          {cfg.batch({ ids: picked, done: batchDone })}
+        </Space>
+      ) : null}
+      <Card size="small" styles={{ body: { padding: 0 } }}>
+        <div style={{ height: 'calc(100vh - 300px)', minHeight: 360, overflowY: 'auto' }} tabIndex={0} data-testid="session-list">
+          <List
+            loading={loading}
+            dataSource={data?.list ?? []}
+            locale={{ emptyText: env.t('session.viewer.noSessions') }}
+            renderItem={(s) => (
+              <List.Item
+                key={s.id}
+                data-testid="session-item"
+                data-id={s.id}
+                onClick={() => select(s.id)}
+                style={{
+                  cursor: 'pointer',
+                  padding: '8px 12px',
+                  background: s.id === selected ? token.colorPrimaryBg : undefined,
+                }}
+              >
+                {cfg.batch ? (
+                  <Checkbox
+                    data-testid="session-pick"
+                    aria-label={env.t('session.batchStatus.select')}
+                    checked={picked.includes(s.id)}
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={(e) => toggle(s.id, e.target.checked)}
+                    style={{ marginInlineEnd: 8 }}
+                  />
+                ) : null}
+                {cfg.renderItem(s)}
+              </List.Item>
+            )}
+          />
+        </div>
+        <div style={{ padding: 8, textAlign: 'right' }}>
+          <Pagination
+            size="small"
+            simple
+            showSizeChanger={false}
+            current={page}
+            pageSize={PAGE_SIZE}
+            total={data?.total ?? 0}
+            onChange={(p) => setQuery({ page: p > 1 ? String(p) : undefined, session: undefined })}
+            showTotal={(total) => env.t('session.viewer.total', { total })}
+          />
+        </div>
+      </Card>
+      <Modal
+        open={selected != null}
+        title={env.t('session.viewer.detailTitle')}
+        width={960}
+        onCancel={close}
+        footer={detail && cfg.detailActions ? cfg.detailActions(detail) : null}
+        destroyOnHidden
+        styles={{ body: { padding: 0 } }}
+      >
+        {/* a scrolling region takes the keyboard focus, so it scrolls without a mouse */}
+        <div data-testid="session-pane" style={{ maxHeight: 'calc(100vh - 240px)', minHeight: 240, overflowY: 'auto' }} tabIndex={0}>
+          {detailLoading && !detail ? (
+            <Spin />
+          ) : detail ? (
+            cfg.renderDetail(detail)
+          ) : (
+            <Empty description={env.t('session.viewer.loadError')} />
+          )}
+        </div>
+      </Modal>
     </div>
   );
 }

@@ -6,6 +6,8 @@ type Payload = Record<string, unknown>;
 export interface Fx {
   shopId: number;
   chatId: number;
+  /** a chat session of its own, ongoing (no transcript), for the batch status case */
+  batchChatId: number;
   messageId: number;
   mailId: number;
   voiceId: number;
@@ -35,6 +37,7 @@ export async function fixtures(s: TestServer): Promise<Fx> {
   return {
     shopId: await one(s, `SELECT id FROM shop WHERE id IN (SELECT shop_id FROM policy) ORDER BY id LIMIT 1`),
     chatId: await one(s, `SELECT id FROM chat_session ORDER BY id LIMIT 1`),
+    batchChatId: await one(s, `INSERT INTO chat_session (shop_id, customer_name) SELECT id, 'Batch probe' FROM shop ORDER BY id LIMIT 1 RETURNING id`),
     messageId: await one(s, `SELECT id FROM chat_message ORDER BY id LIMIT 1`),
     mailId: await one(s, `SELECT id FROM mail_session ORDER BY id LIMIT 1`),
     voiceId: await one(s, `SELECT id FROM voice_session ORDER BY id LIMIT 1`),
@@ -93,6 +96,21 @@ const CC = `${T}.admin.config_center`;
 export const CASES: Case[] = [
   list('session/list', `${T}.text.session.chat`, () => ({ started_at_from: '2026-01-01', keyword: 'order' })),
   detail('session/detail', `${T}.text.session.chat`, (fx) => fx.chatId, 'messages'),
+  {
+    // the train modal: the session's Q&A becomes a learning material (conversation training, source type 11) of its shop
+    method: 'POST', path: 'session/train', key: `${T}.text.session.chat.train`, table: 'learn_material',
+    ok: (fx) => ({ session_id: fx.chatId, subject: 'Where is my order?', question: 'Where is my order?', answer: 'It ships tomorrow.' }),
+    bad: () => ({ session_id: 999999, subject: 's', question: 'q', answer: 'a' }), badField: 'session_id',
+    audit: { action: 'create', resource: 'learn_material' },
+    check: (d) => { if (d.source_type !== 11 || d.channel !== 'chat' || d.answer !== 'It ships tomorrow.') throw new Error(JSON.stringify(d)); },
+  },
+  {
+    method: 'POST', path: 'session/batch-status', key: `${T}.text.session.chat.batch_status`, table: 'chat_session',
+    ok: (fx) => ({ ids: [fx.batchChatId], status: 'ended' }),
+    bad: (fx) => ({ ids: [fx.batchChatId], status: 'closed' }), badField: 'status',
+    audit: { action: 'batch_status', resource: 'chat_session' },
+    check: (d) => { if (d.updated !== 1 || d.rows[0].result !== 'updated') throw new Error(JSON.stringify(d)); },
+  },
   list('mail-session/list', `${T}.text.session.mail`),
   detail('mail-session/detail', `${T}.text.session.mail`, (fx) => fx.mailId, 'mails'),
   list('voice-session/list', `${T}.text.session.voice`, () => ({ direction: 'inbound' })),

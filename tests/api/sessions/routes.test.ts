@@ -97,3 +97,37 @@ describe('chat session status, derived at read from the transcript end (no store
     expect(ongoing.list.filter((x) => x.id !== open)).toHaveLength(1);
   });
 });
+
+describe('batch status of chat sessions: a result per row', () => {
+  it('ended / ongoing: updated, skipped (already so), refused (unknown id; ongoing for a transcript that ends)', async () => {
+    const shop = (await s.db.query<{ id: number }>('SELECT id FROM shop ORDER BY id LIMIT 1')).rows[0].id;
+    const mk = async (endEvent: boolean, storedEnd: boolean) => {
+      const r = await s.db.query<{ id: number }>(
+        `INSERT INTO chat_session (shop_id, customer_name, ended_at) VALUES ($1, 'Batch row', ${storedEnd ? 'now()' : 'NULL'}) RETURNING id`,
+        [shop],
+      );
+      if (endEvent) await s.db.query(`INSERT INTO chat_message (session_id, msg_type, sender, content) VALUES ($1, 8, 'system', 'Conversation ended')`, [r.rows[0].id]);
+      return r.rows[0].id;
+    };
+    const open = await mk(false, false);
+    const storedEnd = await mk(false, true);
+    const byEvent = await mk(true, false);
+    const client = await as('intelligent_text.text.session.chat.batch_status');
+    const audit0 = await auditMaxId(s);
+    const back = (await ok(await client.post('session/batch-status', { ids: [open, storedEnd, byEvent, 999999], status: 'ongoing' }), 'ongoing')) as {
+      updated: number; skipped: number; refused: number; rows: Array<{ id: number; result: string; reason: string | null }>;
+    };
+    expect(back.rows.map((r) => [r.id, r.result])).toEqual([[open, 'skipped'], [storedEnd, 'updated'], [byEvent, 'refused'], [999999, 'refused']]);
+    expect([back.updated, back.skipped, back.refused]).toEqual([1, 1, 2]);
+    expect(back.rows[2].reason).toMatch(/transcript/);
+    expect((await auditSince(s, audit0)).filter((a) => a.action === 'batch_status').map((a) => Number(a.target_id))).toEqual([storedEnd]);
+    const end = (await ok(await client.post('session/batch-status', { ids: [open, byEvent], status: 'ended' }), 'ended')) as { rows: Array<{ result: string }> };
+    expect(end.rows.map((r) => r.result)).toEqual(['updated', 'skipped']);
+    for (const [id, status] of [[open, 'ended'], [storedEnd, 'ongoing'], [byEvent, 'ended']] as const) {
+      const d = (await ok(await admin.get('session/detail', { id }), 'detail')) as { status: string };
+      expect(d.status, `session ${id}`).toBe(status);
+    }
+    // more than 100 ids: 40001 on ids, nothing written
+    expectFieldError(await client.post('session/batch-status', { ids: Array.from({ length: 101 }, (_, i) => i + 1), status: 'ended' }), 'ids');
+  });
+});
