@@ -7,7 +7,8 @@ import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
 import { HEARTBEAT_MS, recoverJobs, registerWorker, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
-import { persist, runDelivery } from './runner.js';
+import { claimBatch, Finisher, type Delivery } from './batch.js';
+import { persist, runClaimed, runDelivery } from './runner.js';
 import type { EnqueueOptions, JobKind, Ticker } from './types.js';
 
 export interface EngineOptions {
@@ -65,6 +66,7 @@ export class JobEngine {
   /** pg-boss's job table (its deliveries), quoted */
   private readonly bossTable: string;
   private saturated = false;
+  private wakeScheduled = false;
   private started = false;
   private stopped = false;
   private readonly log: NonNullable<EngineOptions['log']>;
@@ -122,8 +124,11 @@ export class JobEngine {
     else await persist(() => this.sweepSameHost(), { ...keep, what: 'worker sweep' });
     await persist(() => this.recover(), { ...keep, what: 'job recovery' });
     if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
+    // final states are written with their deliveries' completion, batched (batch.ts)
+    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log });
     const deps = {
       db,
+      finish: finisher.finish.bind(finisher),
       clock: this.clock,
       kinds: this.kinds,
       workerId: this.workerId,
@@ -237,9 +242,10 @@ export class JobEngine {
       let fetched = 0;
       if (free > 0) {
         try {
-          const jobs = await this.boss.fetch<{ id: number }>(WORK_QUEUE, { batchSize: free });
-          fetched = jobs?.length ?? 0;
-          for (const job of jobs ?? []) this.runOne(deps, job.id, Number(job.data.id));
+          // fetch and claim in one statement (batch.ts)
+          const jobs = await claimBatch(this.opts.db, this.bossTable, WORK_QUEUE, this.workerId, free);
+          fetched = jobs.length;
+          for (const job of jobs) this.runOne(deps, job);
         } catch (err) {
           if (!this.draining.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
         }
@@ -268,13 +274,16 @@ export class JobEngine {
     }
   }
 
-  private runOne(deps: Parameters<typeof runDelivery>[0], bossId: string, workJobId: number): void {
+  private runOne(deps: Parameters<typeof runDelivery>[0], delivery: Delivery): void {
+    const { bossId, workJobId, row } = delivery;
     // pg-boss delivers a job again when it outlives its expiry: never run it twice here
     if (this.runningIds.has(workJobId)) return;
     this.runningIds.add(workJobId);
     const keep = { db: this.opts.db, stop: this.shutdown.signal, log: this.log };
-    const p: Promise<void> = runDelivery(deps, workJobId, bossId)
+    // a delivery whose row the batch claim did not take goes the per-job way (it ends it)
+    const p: Promise<void> = (row ? runClaimed(deps, row, bossId) : runDelivery(deps, workJobId, bossId))
       .then(async (outcome) => {
+        if (outcome === 'settled') return;
         if (outcome === 'interrupted') await persist(() => this.handOver(workJobId), { ...keep, what: 'job hand-over' });
         // the delivery itself (a lost settle only means pg-boss delivers it again later: that
         // delivery finds the row final or under a new boss id and does nothing)
@@ -291,9 +300,22 @@ export class JobEngine {
         this.active.delete(p);
         this.runningIds.delete(workJobId);
         // the queue was drained at the last fetch: new work wakes the loop by itself (wake() or the poll)
-        if (this.saturated) this.wakeLoop?.();
+        if (this.saturated) this.wakeSoon();
       });
     this.active.add(p);
+  }
+
+  /**
+   * A finished job wakes the loop after the jobs that ended with it (one batched write) have
+   * freed their slots too, so the next fetch takes as many as are free, not one.
+   */
+  private wakeSoon(): void {
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wakeLoop?.();
+    });
   }
 
   /** A job this worker was running was interrupted: queued again at once, no attempt spent (job-rows.ts). */

@@ -1,0 +1,70 @@
+/**
+ * The queue on PostgreSQL across processes (issue 20): no-op jobs per second with one and with two
+ * worker processes (bench/queue/worker.ts, 8 at once each), and enqueue → start of jobs enqueued
+ * by an API-only engine (concurrency 0, this process) on idle worker processes, which learn of
+ * them only through LISTEN/NOTIFY or their 1-second poll. Throughput is taken from the database's
+ * own clock: from the enqueue's commit to the last job's finish.
+ */
+import path from 'node:path';
+import type { SqlDb } from '../../server/db/sql-db.js';
+import { JobEngine } from '../../server/jobs/engine.js';
+import { noopKind } from '../../server/jobs/noop.js';
+import { startTsx, type Child } from '../lib/proc.js';
+import { quantile } from '../lib/stats.js';
+
+export interface ProcFigures {
+  one: number;
+  two: number;
+  p50: number | null;
+  p99: number | null;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function doneCount(db: SqlDb, tag: string): Promise<number> {
+  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM work_job WHERE state = 'done' AND data->>'tag' = $1`, [tag])).rows[0].n;
+}
+
+/** n jobs enqueued in one transaction; jobs/s from its commit to the last finish (database clock) */
+async function rate(db: SqlDb, api: JobEngine, tag: string, n: number): Promise<number> {
+  await db.tx(async (q) => {
+    for (let i = 0; i < n; i++) await api.enqueue(q, 'system.noop', { tag });
+  });
+  const from = (await db.query<{ t: Date }>(`SELECT now() AS t`)).rows[0].t; // just after the commit
+  while ((await doneCount(db, tag)) < n) await pause(50);
+  const r = await db.query<{ s: number }>(`SELECT extract(epoch FROM max(finished_at) - $2::timestamptz)::float8 AS s FROM work_job WHERE data->>'tag' = $1`, [tag, from]);
+  return n / Math.max(Number(r.rows[0].s), 0.001);
+}
+
+export async function measureProcs(opts: { db: SqlDb; url: string; schema: string; bossSchema: string; root: string; n: number; m: number; log(msg: string): void }): Promise<ProcFigures> {
+  const { db } = opts;
+  const api = new JobEngine({ db, kinds: [noopKind], concurrency: 0, bossSchema: opts.bossSchema });
+  await api.start();
+  const children: Child[] = [];
+  const spawnWorker = async () => {
+    const c = startTsx(path.join('bench', 'queue', 'worker.ts'), [], { DATABASE_URL: opts.url, BENCH_SCHEMA: opts.schema, BENCH_BOSS_SCHEMA: opts.bossSchema }, opts.root);
+    children.push(c);
+    await c.message('QUEUE_READY', 180_000);
+  };
+  try {
+    await spawnWorker();
+    opts.log('queue on postgres: one worker process…');
+    const one = await rate(db, api, 'procs-one', opts.n);
+    await spawnWorker();
+    opts.log('queue on postgres: two worker processes…');
+    const two = await rate(db, api, 'procs-two', opts.n);
+    // enqueue → start: one job at a time from this API-only process onto the idle workers
+    opts.log('queue on postgres: enqueue on an API-only process → start on a worker process…');
+    for (let i = 0; i < opts.m; i++) {
+      await db.tx((q) => api.enqueue(q, 'system.noop', { tag: 'procs-remote' }));
+      await pause(25);
+    }
+    while ((await doneCount(db, 'procs-remote')) < opts.m) await pause(50);
+    const lat = await db.query<{ ms: number }>(`SELECT (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms FROM work_job WHERE data->>'tag' = 'procs-remote'`);
+    const ms = lat.rows.map((r) => Number(r.ms));
+    return { one, two, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    await api.stop();
+  }
+}
