@@ -29,37 +29,51 @@ export interface Delivery {
  * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
  * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
  */
-export async function claimBatch(db: Db, bossTable: string, queue: string, workerId: string, limit: number): Promise<Delivery[]> {
-  const r = await db.query<ClaimedRow & { boss_id: string; work_id: number; claimed: boolean }>(
-    `WITH next AS (
-       SELECT id FROM ${bossTable}
-        WHERE name = $1 AND state < 'active' AND start_after < now()
-        ORDER BY priority DESC, created_on, id
-        LIMIT $2 FOR UPDATE SKIP LOCKED
-     ), fetched AS (
-       UPDATE ${bossTable} j SET state = 'active', started_on = now(),
-              retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
-         FROM next WHERE j.name = $1 AND j.id = next.id
-       RETURNING j.id, (j.data->>'id')::bigint AS work_id
-     ), claimed AS (
-       UPDATE work_job w SET state = 'running', worker_id = $3,
-              attempts = CASE WHEN w.state = 'queued' THEN w.attempts + 1 ELSE w.attempts END,
-              interruptions = CASE WHEN w.state = 'running' AND w.worker_id IS DISTINCT FROM $3 THEN w.interruptions + 1 ELSE w.interruptions END,
-              started_at = COALESCE(w.started_at, now()), updated_at = now()
-         FROM fetched f
-        WHERE w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
-          AND (w.state = 'queued' OR (w.state = 'running' AND (w.worker_id = $3 OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker))))
-       RETURNING w.id, w.kind, w.data, w.attempts, w.max_attempts, w.created_by, w.ref_type, w.ref_id
-     )
-     SELECT f.id AS boss_id, f.work_id, c.id IS NOT NULL AS claimed, c.id, c.kind, c.data, c.attempts, c.max_attempts, c.created_by, c.ref_type, c.ref_id
-       FROM fetched f LEFT JOIN claimed c ON c.id = f.work_id`,
-    [queue, limit, workerId],
-  );
-  return r.rows.map(({ boss_id, work_id, claimed, ...row }) => ({
+/**
+ * The claim's CTEs (`next`, `fetched`, `claimed`): up to $lim deliveries of queue $q fetched and
+ * their rows claimed for worker $w (placeholders numbered by the caller).
+ */
+const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
+  next AS (
+    SELECT id FROM ${bossTable}
+     WHERE name = ${q} AND state < 'active' AND start_after < now()
+     ORDER BY priority DESC, created_on, id
+     LIMIT ${lim} FOR UPDATE SKIP LOCKED
+  ), fetched AS (
+    UPDATE ${bossTable} j SET state = 'active', started_on = now(),
+           retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+      FROM next WHERE j.name = ${q} AND j.id = next.id
+    RETURNING j.id, (j.data->>'id')::bigint AS work_id
+  ), claimed AS (
+    UPDATE work_job w SET state = 'running', worker_id = ${w},
+           attempts = CASE WHEN w.state = 'queued' THEN w.attempts + 1 ELSE w.attempts END,
+           interruptions = CASE WHEN w.state = 'running' AND w.worker_id IS DISTINCT FROM ${w} THEN w.interruptions + 1 ELSE w.interruptions END,
+           started_at = COALESCE(w.started_at, now()), updated_at = now()
+      FROM fetched f
+     WHERE w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
+       AND (w.state = 'queued' OR (w.state = 'running' AND (w.worker_id = ${w} OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker))))
+    RETURNING w.id, w.kind, w.data, w.attempts, w.max_attempts, w.created_by, w.ref_type, w.ref_id
+  )
+  SELECT f.id AS boss_id, f.work_id, c.id IS NOT NULL AS claimed, c.id, c.kind, c.data, c.attempts, c.max_attempts, c.created_by, c.ref_type, c.ref_id
+    FROM fetched f LEFT JOIN claimed c ON c.id = f.work_id`;
+
+type DeliveryRow = ClaimedRow & { boss_id: string; work_id: number; claimed: boolean };
+
+const deliveries = (rows: DeliveryRow[]): Delivery[] =>
+  rows.map(({ boss_id, work_id, claimed, ...row }) => ({
     bossId: boss_id,
     workJobId: Number(work_id),
     row: claimed ? { ...row, id: Number(row.id) } : null,
   }));
+
+/**
+ * Fetches up to `limit` deliveries of `queue` and claims their rows for `workerId`. A delivery
+ * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
+ * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
+ */
+export async function claimBatch(db: Db, bossTable: string, queue: string, workerId: string, limit: number): Promise<Delivery[]> {
+  const r = await db.query<DeliveryRow>(`WITH ${CLAIM_CTES(bossTable, '$1', '$2', '$3')}`, [queue, limit, workerId]);
+  return deliveries(r.rows);
 }
 
 export type FinalState = 'done' | 'failed' | 'cancelled';
@@ -74,7 +88,12 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** The final-state statement for a list of jobs (unnest of parallel arrays: one round trip). */
+/**
+ * The final-state statement for a list of jobs (unnest of parallel arrays: one round trip), which
+ * also fetches and claims up to $8 new deliveries for the slots these jobs free (0: none). The
+ * rows it finishes (running, this worker's, their deliveries active) and the rows it claims
+ * (under a delivery not yet active) are never the same.
+ */
 const FINISH_SQL = (bossTable: string) => `
   WITH v AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, state, result, error)
@@ -88,8 +107,15 @@ const FINISH_SQL = (bossTable: string) => `
     UPDATE ${bossTable} SET completed_on = now(), state = 'completed'
      WHERE name = $6 AND id = ANY($7::uuid[]) AND state = 'active'
     RETURNING id
-  )
-  SELECT (SELECT count(*) FROM w)::int AS rows, (SELECT count(*) FROM b)::int AS deliveries`;
+  ), ${CLAIM_CTES(bossTable, '$6', '$8', '$5')}`;
+
+/** The engine's slots: how many new deliveries a write may claim, and where they go. */
+export interface Refill {
+  /** slots free once `finishing` running jobs are written final (reserved until `got`); 0 = claim none */
+  take(finishing: number): number;
+  /** the deliveries claimed for the `asked` slots taken (none when the write failed) */
+  got(ds: Delivery[], asked: number): void;
+}
 
 /**
  * Writes final states with their deliveries' completion, batched. `finish` resolves when the
@@ -102,7 +128,7 @@ export class Finisher {
   private writing = false;
 
   constructor(
-    private readonly deps: { db: Db; bossTable: string; queue: string; workerId: string; stop: AbortSignal; log: RunnerDeps['log'] },
+    private readonly deps: { db: Db; bossTable: string; queue: string; workerId: string; stop: AbortSignal; log: RunnerDeps['log']; refill?: Refill },
   ) {}
 
   finish(id: number, bossId: string, state: FinalState, result: string | null, error: string): Promise<void> {
@@ -119,13 +145,9 @@ export class Finisher {
     while (this.pending.length) {
       const batch = this.pending.splice(0, 500);
       try {
-        await this.write(batch);
+        await this.write(batch, true);
         for (const p of batch) p.resolve();
       } catch {
-        if (batch.length === 1) {
-          await this.one(batch[0]);
-          continue;
-        }
         for (const p of batch) await this.one(p);
       }
     }
@@ -141,11 +163,15 @@ export class Finisher {
     }
   }
 
-  private write(batch: Pending[]): Promise<unknown> {
+  /** `refill`: the slots these jobs free are filled in the same statement (the job-by-job fallback does not) */
+  private async write(batch: Pending[], refill = false): Promise<void> {
     const { db, bossTable, queue, workerId, stop, log } = this.deps;
-    return persist(
+    const asked = refill && this.deps.refill ? this.deps.refill.take(batch.length) : 0;
+    let got: Delivery[] = [];
+    try {
+      const r = await persist(
       () =>
-        db.query(FINISH_SQL(bossTable), [
+        db.query<DeliveryRow>(FINISH_SQL(bossTable), [
           batch.map((p) => p.id),
           batch.map((p) => p.state),
           batch.map((p) => p.result),
@@ -153,8 +179,13 @@ export class Finisher {
           workerId,
           queue,
           batch.map((p) => p.bossId),
+          asked,
         ]),
       { db, stop, log, what: `job ${batch.length === 1 ? batch[0].state : 'outcomes'}` },
-    );
+      );
+      got = deliveries(r.rows);
+    } finally {
+      if (asked) this.deps.refill!.got(got, asked);
+    }
   }
 }

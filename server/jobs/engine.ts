@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
@@ -67,12 +68,17 @@ export class JobEngine {
   private readonly bossTable: string;
   private saturated = false;
   private wakeScheduled = false;
+  /** slots a fetch in flight (the loop's, or a final write's refill) will fill */
+  private reserved = 0;
   private started = false;
   private stopped = false;
   private readonly log: NonNullable<EngineOptions['log']>;
 
   constructor(private readonly opts: EngineOptions) {
     this.clock = opts.clock ?? systemClock;
+    // each running job listens to both signals, and a refill starts the next jobs while the ones
+    // it replaces settle: up to twice `concurrency` at a moment, plus the writes waiting out an outage
+    for (const s of [this.draining.signal, this.shutdown.signal]) setMaxListeners(Math.max(10, opts.concurrency * 4 + 10), s);
     this.kinds = new Map(opts.kinds.map((k) => [k.kind, k]));
     this.log = opts.log ?? quietLog;
     const created = createBoss(opts.db, { schema: opts.bossSchema ?? 'pgboss', supervise: opts.concurrency > 0 });
@@ -125,7 +131,20 @@ export class JobEngine {
     await persist(() => this.recover(), { ...keep, what: 'job recovery' });
     if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
     // final states are written with their deliveries' completion, batched (batch.ts)
-    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log });
+    // and claim new deliveries for the slots they free in the same statement (refill)
+    const refill = {
+      take: (finishing: number) => {
+        const k = this.draining.signal.aborted || !this.saturated ? 0 : Math.max(0, this.freeSlots(finishing));
+        this.reserved += k;
+        return k;
+      },
+      got: (ds: Delivery[], asked: number) => {
+        for (const d of ds) this.runOne(deps, d);
+        this.reserved -= asked;
+        this.saturated = ds.length === asked;
+      },
+    };
+    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log, refill });
     const deps = {
       db,
       finish: finisher.finish.bind(finisher),
@@ -238,9 +257,10 @@ export class JobEngine {
    */
   private async workLoop(deps: Parameters<typeof runDelivery>[0]): Promise<void> {
     while (!this.draining.signal.aborted) {
-      const free = this.opts.concurrency - this.active.size;
+      const free = this.freeSlots();
       let fetched = 0;
       if (free > 0) {
+        this.reserved += free;
         try {
           // fetch and claim in one statement (batch.ts)
           const jobs = await claimBatch(this.opts.db, this.bossTable, WORK_QUEUE, this.workerId, free);
@@ -248,6 +268,8 @@ export class JobEngine {
           for (const job of jobs) this.runOne(deps, job);
         } catch (err) {
           if (!this.draining.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
+        } finally {
+          this.reserved -= free;
         }
       }
       // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
@@ -272,6 +294,11 @@ export class JobEngine {
       });
       this.wakeLoop = null;
     }
+  }
+
+  /** slots free for new deliveries, counting `finishing` running jobs whose run has ended as free */
+  private freeSlots(finishing = 0): number {
+    return this.opts.concurrency - (this.active.size - finishing) - this.reserved;
   }
 
   private runOne(deps: Parameters<typeof runDelivery>[0], delivery: Delivery): void {
