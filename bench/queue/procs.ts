@@ -2,7 +2,7 @@
  * The queue on PostgreSQL across processes (issue 20): no-op jobs per second with one and with two
  * worker processes (bench/queue/worker.ts, 8 at once each), and enqueue → start of jobs enqueued
  * by an API-only engine (concurrency 0, this process) on idle worker processes, which learn of
- * them only through LISTEN/NOTIFY or their 1-second poll. Throughput is taken from the database's
+ * them only through LISTEN/NOTIFY or their 1-second poll. One and two processes are sampled in turn. Throughput is taken from the database's
  * own clock: from the enqueue's commit to the last job's finish.
  */
 import path from 'node:path';
@@ -36,7 +36,7 @@ async function rate(db: SqlDb, api: JobEngine, tag: string, n: number): Promise<
   return n / Math.max(Number(r.rows[0].s), 0.001);
 }
 
-export async function measureProcs(opts: { db: SqlDb; url: string; schema: string; bossSchema: string; root: string; n: number; m: number; log(msg: string): void }): Promise<ProcFigures> {
+export async function measureProcs(opts: { db: SqlDb; url: string; schema: string; bossSchema: string; root: string; n: number; m: number; samples: number; log(msg: string): void }): Promise<ProcFigures> {
   const { db } = opts;
   const api = new JobEngine({ db, kinds: [noopKind], concurrency: 0, bossSchema: opts.bossSchema });
   await api.start();
@@ -48,11 +48,20 @@ export async function measureProcs(opts: { db: SqlDb; url: string; schema: strin
   };
   try {
     await spawnWorker();
-    opts.log('queue on postgres: one worker process…');
-    const one = await rate(db, api, 'procs-one', opts.n);
     await spawnWorker();
-    opts.log('queue on postgres: two worker processes…');
-    const two = await rate(db, api, 'procs-two', opts.n);
+    // one and two in turn: for "one" the second process is held still (SIGSTOP, its own pid) while
+    // the queue is empty, so it fetches nothing; SIGCONT wakes it for "two"
+    const ones: number[] = [];
+    const twos: number[] = [];
+    for (let s = 0; s < opts.samples; s++) {
+      children[1].proc.kill('SIGSTOP');
+      ones.push(await rate(db, api, `procs-one-${s}`, opts.n));
+      children[1].proc.kill('SIGCONT');
+      twos.push(await rate(db, api, `procs-two-${s}`, opts.n));
+    }
+    opts.log(`queue on postgres: one worker process ${ones.map(Math.round).join(', ')} / two ${twos.map(Math.round).join(', ')} jobs/s (in turn)`);
+    const one = quantile(ones, 0.5) ?? 0;
+    const two = quantile(twos, 0.5) ?? 0;
     // enqueue → start: one job at a time from this API-only process onto the idle workers
     opts.log('queue on postgres: enqueue on an API-only process → start on a worker process…');
     for (let i = 0; i < opts.m; i++) {

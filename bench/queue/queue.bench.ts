@@ -99,7 +99,7 @@ async function measure(t: Target, ctx: SuiteContext): Promise<Measured> {
   const alone = t.driver === 'postgres' ? await pgbossAlone(t) : null;
   try {
     const n = ctx.smoke ? 200 : 2000;
-    const samples = ctx.smoke ? 1 : 3;
+    const samples = ctx.smoke ? 1 : 5;
     const rates: number[] = [];
     const aloneRates: number[] = [];
     for (let s = 0; s < samples; s++) {
@@ -198,7 +198,8 @@ export const queueSuite: Suite = {
         );
         if (onPg) {
           const alone = median(r.alone);
-          ctx.log(`queue on postgres: engine ${r.rates.map(Math.round).join(', ')} / pg-boss alone ${r.alone.map(Math.round).join(', ')} jobs/s (in turn)`);
+          const pairs = r.rates.map((x, i) => (x / r.alone[i]).toFixed(2)).join(', ');
+          ctx.log(`queue on postgres: engine ${r.rates.map(Math.round).join(', ')} / pg-boss alone ${r.alone.map(Math.round).join(', ')} jobs/s (in turn; each pair ${pairs})`);
           const procs = await measureProcs({
             db: t.db,
             url: url!,
@@ -207,6 +208,7 @@ export const queueSuite: Suite = {
             root: ctx.root,
             n: r.n,
             m: ctx.smoke ? 20 : 200,
+            samples: ctx.smoke ? 1 : 3,
             log: ctx.log,
           });
           figures.push(
