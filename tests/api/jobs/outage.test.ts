@@ -62,9 +62,11 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
       ...(shape(i) === 2 ? { failTimes: 1 } : {}),
     }));
     const states = () => rig.states(ids);
+    const interruptions = async () => (await rig.rows(ids)).rows.reduce((a, j) => a + j.interruptions, 0);
     const readyAfter: number[] = [];
     for (const outageMs of OUTAGES_MS) {
       await until(states, (s) => (s.running ?? 0) >= 8, 60_000);
+      const before = await interruptions();
       proxy.cut();
       const cutAt = Date.now();
       for (const p of procs) {
@@ -85,6 +87,9 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
         expect(p.child.exitCode, `a process exited when the database came back:\n${p.output().slice(-4000)}`).toBeNull();
       }
       readyAfter.push(Date.now() - back);
+      // this outage's runs were handed over (each cut interrupts runs of its own: the next cut
+      // waits for jobs running again, not for rows still 'running' from this one)
+      await until(interruptions, (n) => n > before, 60_000);
     }
     const end = await until(states, (s) => (s.done ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === JOBS, 120_000);
     expect(end).toEqual({ done: JOBS });
