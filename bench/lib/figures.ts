@@ -10,6 +10,8 @@ export const FIGURE_IDS: string[] = [
   'api.login.rps',
   ...['pglite', 'postgres'].flatMap((d) => ['rate', 'start-p50', 'start-p99'].map((m) => `queue.${d}.${m}`)),
   'queue.postgres.vs-pgboss',
+  'queue.postgres.one-process',
+  'queue.postgres.two-processes',
   'queue.postgres.remote-start-p50',
   'queue.postgres.remote-start-p99',
   ...['pglite', 'postgres'].flatMap((d) => ['recall5', 'mrr', 'p50', 'p99'].map((m) => `retrieval.${d}.${m}`)),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
@@ -7,7 +8,8 @@ import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
 import { HEARTBEAT_MS, recoverJobs, registerWorker, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
-import { persist, runDelivery } from './runner.js';
+import { claimBatch, Finisher, type Delivery } from './batch.js';
+import { persist, runClaimed, runDelivery } from './runner.js';
 import type { EnqueueOptions, JobKind, Ticker } from './types.js';
 
 export interface EngineOptions {
@@ -65,12 +67,18 @@ export class JobEngine {
   /** pg-boss's job table (its deliveries), quoted */
   private readonly bossTable: string;
   private saturated = false;
+  private wakeScheduled = false;
+  /** slots a fetch in flight (the loop's, or a final write's refill) will fill */
+  private reserved = 0;
   private started = false;
   private stopped = false;
   private readonly log: NonNullable<EngineOptions['log']>;
 
   constructor(private readonly opts: EngineOptions) {
     this.clock = opts.clock ?? systemClock;
+    // each running job listens to both signals, and a refill starts the next jobs while the ones
+    // it replaces settle: up to twice `concurrency` at a moment, plus the writes waiting out an outage
+    for (const s of [this.draining.signal, this.shutdown.signal]) setMaxListeners(Math.max(10, opts.concurrency * 4 + 10), s);
     this.kinds = new Map(opts.kinds.map((k) => [k.kind, k]));
     this.log = opts.log ?? quietLog;
     const created = createBoss(opts.db, { schema: opts.bossSchema ?? 'pgboss', supervise: opts.concurrency > 0 });
@@ -122,8 +130,24 @@ export class JobEngine {
     else await persist(() => this.sweepSameHost(), { ...keep, what: 'worker sweep' });
     await persist(() => this.recover(), { ...keep, what: 'job recovery' });
     if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
+    // final states are written with their deliveries' completion, batched (batch.ts)
+    // and claim new deliveries for the slots they free in the same statement (refill)
+    const refill = {
+      take: (finishing: number) => {
+        const k = this.draining.signal.aborted || !this.saturated ? 0 : Math.max(0, this.freeSlots(finishing));
+        this.reserved += k;
+        return k;
+      },
+      got: (ds: Delivery[], asked: number) => {
+        for (const d of ds) this.runOne(deps, d);
+        this.reserved -= asked;
+        this.saturated = ds.length === asked;
+      },
+    };
+    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log, refill });
     const deps = {
       db,
+      finish: finisher.finish.bind(finisher),
       clock: this.clock,
       kinds: this.kinds,
       workerId: this.workerId,
@@ -233,15 +257,19 @@ export class JobEngine {
    */
   private async workLoop(deps: Parameters<typeof runDelivery>[0]): Promise<void> {
     while (!this.draining.signal.aborted) {
-      const free = this.opts.concurrency - this.active.size;
+      const free = this.freeSlots();
       let fetched = 0;
       if (free > 0) {
+        this.reserved += free;
         try {
-          const jobs = await this.boss.fetch<{ id: number }>(WORK_QUEUE, { batchSize: free });
-          fetched = jobs?.length ?? 0;
-          for (const job of jobs ?? []) this.runOne(deps, job.id, Number(job.data.id));
+          // fetch and claim in one statement (batch.ts)
+          const jobs = await claimBatch(this.opts.db, this.bossTable, WORK_QUEUE, this.workerId, free);
+          fetched = jobs.length;
+          for (const job of jobs) this.runOne(deps, job);
         } catch (err) {
           if (!this.draining.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
+        } finally {
+          this.reserved -= free;
         }
       }
       // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
@@ -268,13 +296,21 @@ export class JobEngine {
     }
   }
 
-  private runOne(deps: Parameters<typeof runDelivery>[0], bossId: string, workJobId: number): void {
+  /** slots free for new deliveries, counting `finishing` running jobs whose run has ended as free */
+  private freeSlots(finishing = 0): number {
+    return this.opts.concurrency - (this.active.size - finishing) - this.reserved;
+  }
+
+  private runOne(deps: Parameters<typeof runDelivery>[0], delivery: Delivery): void {
+    const { bossId, workJobId, row } = delivery;
     // pg-boss delivers a job again when it outlives its expiry: never run it twice here
     if (this.runningIds.has(workJobId)) return;
     this.runningIds.add(workJobId);
     const keep = { db: this.opts.db, stop: this.shutdown.signal, log: this.log };
-    const p: Promise<void> = runDelivery(deps, workJobId, bossId)
+    // a delivery whose row the batch claim did not take goes the per-job way (it ends it)
+    const p: Promise<void> = (row ? runClaimed(deps, row, bossId) : runDelivery(deps, workJobId, bossId))
       .then(async (outcome) => {
+        if (outcome === 'settled') return;
         if (outcome === 'interrupted') await persist(() => this.handOver(workJobId), { ...keep, what: 'job hand-over' });
         // the delivery itself (a lost settle only means pg-boss delivers it again later: that
         // delivery finds the row final or under a new boss id and does nothing)
@@ -291,9 +327,22 @@ export class JobEngine {
         this.active.delete(p);
         this.runningIds.delete(workJobId);
         // the queue was drained at the last fetch: new work wakes the loop by itself (wake() or the poll)
-        if (this.saturated) this.wakeLoop?.();
+        if (this.saturated) this.wakeSoon();
       });
     this.active.add(p);
+  }
+
+  /**
+   * A finished job wakes the loop after the jobs that ended with it (one batched write) have
+   * freed their slots too, so the next fetch takes as many as are free, not one.
+   */
+  private wakeSoon(): void {
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wakeLoop?.();
+    });
   }
 
   /** A job this worker was running was interrupted: queued again at once, no attempt spent (job-rows.ts). */

@@ -3,7 +3,7 @@ import { databaseUnavailable } from '../db/unavailable.js';
 import { pause, type Clock } from './clock.js';
 import { JobCancelled, JobInterrupted, PermanentJobError, type Enqueue, type JobContext, type JobKind } from './types.js';
 
-interface ClaimedRow {
+export interface ClaimedRow {
   id: number;
   kind: string;
   data: Record<string, unknown>;
@@ -28,14 +28,20 @@ export interface RunnerDeps {
   /** aborted when the grace period is over: the job's own signal fires (a call in flight is cut) */
   shutdown: AbortSignal;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /**
+   * writes a job's final state together with its delivery's completion (batch.ts Finisher);
+   * without it the final state is written alone and the engine completes the delivery after
+   */
+  finish?(id: number, bossId: string, state: 'done' | 'failed' | 'cancelled', result: string | null, error: string): Promise<void>;
 }
 
 /**
  * What the engine does with the delivery after our run: 'complete' it, 'retry' it after
  * pg-boss's backoff (a job failure with attempts left), or hand the job over as 'interrupted'
- * (the process is stopping or the database went away: not the job's fault, no attempt spent).
+ * (the process is stopping or the database went away: not the job's fault, no attempt spent);
+ * 'settled': the final state was written with the delivery's completion (deps.finish), nothing is left to do.
  */
-export type RunOutcome = 'complete' | 'retry' | 'interrupted';
+export type RunOutcome = 'complete' | 'retry' | 'interrupted' | 'settled';
 
 const errText = (err: unknown): string => String((err as Error)?.message ?? err).slice(0, 2000);
 
@@ -120,12 +126,25 @@ export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: s
     );
     return 'complete';
   }
-  const final = (state: 'done' | 'failed' | 'cancelled', result: unknown, error: string) =>
-    persist(() => finish(db, row.id, deps.workerId, state, result, error), { ...keep, what: `job ${state}` });
+  return runClaimed(deps, row, bossId);
+}
+
+/** Runs a job whose row this worker has claimed (runDelivery's claim, or batch.ts claimBatch). */
+export async function runClaimed(deps: RunnerDeps, row: ClaimedRow, bossId: string): Promise<RunOutcome> {
+  const { db } = deps;
+  const keep = { db, stop: deps.shutdown, log: deps.log };
+  const final = async (state: 'done' | 'failed' | 'cancelled', result: unknown, error: string): Promise<RunOutcome> => {
+    const out = resultJson(result, error);
+    if (deps.finish) {
+      await deps.finish(row.id, bossId, state, out.json, out.error);
+      return 'settled';
+    }
+    await persist(() => finish(db, row.id, deps.workerId, state, out.json, out.error), { ...keep, what: `job ${state}` });
+    return 'complete';
+  };
   const kind = deps.kinds.get(row.kind);
   if (!kind) {
-    await final('failed', null, `unknown job kind "${row.kind}" / 未知的任务类型`);
-    return 'complete';
+    return final('failed', null, `unknown job kind "${row.kind}" / 未知的任务类型`);
   }
   const abort = new AbortController();
   const onShutdown = () => abort.abort(new JobInterrupted());
@@ -170,16 +189,14 @@ export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: s
   };
   try {
     const result = await kind.run(ctx);
-    await final('done', result ?? null, '');
-    return 'complete';
+    return await final('done', result ?? null, '');
   } catch (err) {
     if (err instanceof JobLost || abort.signal.reason instanceof JobLost) {
       deps.log.warn({ job: row.id, kind: row.kind }, 'job taken over by another worker: this run ends without writing');
       return 'complete';
     }
     if (err instanceof JobCancelled || abort.signal.reason instanceof JobCancelled) {
-      await final('cancelled', null, '');
-      return 'complete';
+      return await final('cancelled', null, '');
     }
     // not the job's failure: the process is stopping, or the database went away under it
     if (err instanceof JobInterrupted || deps.draining.aborted || databaseUnavailable(err) || !(await reachable(db))) {
@@ -189,8 +206,7 @@ export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: s
     const message = errText(err);
     deps.log.warn({ job: row.id, kind: row.kind, attempt: row.attempts, err: message }, 'job failed');
     if (err instanceof PermanentJobError || row.attempts >= row.max_attempts) {
-      await final('failed', null, message);
-      return 'complete';
+      return await final('failed', null, message);
     }
     await persist(
       () =>
@@ -207,15 +223,17 @@ export async function runDelivery(deps: RunnerDeps, workJobId: number, bossId: s
   }
 }
 
-/** The job's final state, written only while it is still this worker's. */
-async function finish(db: Db, id: number, workerId: string, state: 'done' | 'failed' | 'cancelled', result: unknown, error: string): Promise<void> {
-  let json: string | null = null;
+/** A result as the jsonb text to store (null for none); one that cannot be stored becomes the error. */
+function resultJson(result: unknown, error: string): { json: string | null; error: string } {
   try {
-    json = result === null || result === undefined ? null : JSON.stringify(result);
+    return { json: result === null || result === undefined ? null : JSON.stringify(result), error };
   } catch (err) {
-    json = null;
-    error = `the job's result could not be stored: ${errText(err)} / 结果无法保存`;
+    return { json: null, error: `the job's result could not be stored: ${errText(err)} / 结果无法保存` };
   }
+}
+
+/** The job's final state, written only while it is still this worker's. */
+async function finish(db: Db, id: number, workerId: string, state: 'done' | 'failed' | 'cancelled', json: string | null, error: string): Promise<void> {
   await db.query(
     `UPDATE work_job SET state = $3, result = $4, last_error = CASE WHEN $5 = '' THEN last_error ELSE $5 END,
             finished_at = now(), updated_at = now()

@@ -1,0 +1,191 @@
+/**
+ * The work engine's two per-job round trips, batched (issue 20, queue throughput):
+ *
+ * - `claimBatch`: pg-boss's fetch (the same SKIP LOCKED pick and `active` marking as
+ *   `boss.fetch`) and the claim of each fetched job's `work_job` row, in ONE statement. Either
+ *   both happen or neither: a claim can no longer be lost between the fetch and the run.
+ * - `Finisher`: a job's final state on `work_job` and the completion of its delivery in pg-boss,
+ *   in ONE statement, for every job that ended while the previous write was in flight (a group
+ *   commit: an idle engine writes each outcome at once, a busy one writes them together).
+ *
+ * Both write pg-boss's job table directly (as recovery reads it, liveness.ts): the columns and
+ * states are pg-boss 10's (`plans.js` fetchNextJob / completeJobs); tests/api/jobs/engine.test.ts
+ * checks the deliveries end `completed`. The fences are the runner's own (runner.ts): a claim
+ * only of a row under this delivery that is queued, already this worker's, or left by a worker
+ * that is gone; a final state only while the row is still this worker's.
+ */
+import type { Db } from '../db/db.js';
+import { persist, type ClaimedRow, type RunnerDeps } from './runner.js';
+
+/** One fetched delivery: its boss id, the work_job id, and the row if the claim took it. */
+export interface Delivery {
+  bossId: string;
+  workJobId: number;
+  row: ClaimedRow | null;
+}
+
+/**
+ * Fetches up to `limit` deliveries of `queue` and claims their rows for `workerId`. A delivery
+ * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
+ * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
+ */
+/**
+ * The claim's CTEs (`next`, `fetched`, `claimed`): up to $lim deliveries of queue $q fetched and
+ * their rows claimed for worker $w (placeholders numbered by the caller).
+ */
+const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
+  next AS (
+    SELECT id FROM ${bossTable}
+     WHERE name = ${q} AND state < 'active' AND start_after < now()
+     ORDER BY priority DESC, created_on, id
+     LIMIT ${lim} FOR UPDATE SKIP LOCKED
+  ), fetched AS (
+    UPDATE ${bossTable} j SET state = 'active', started_on = now(),
+           retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+      FROM next WHERE j.name = ${q} AND j.id = next.id
+    RETURNING j.id, (j.data->>'id')::bigint AS work_id
+  ), claimed AS (
+    UPDATE work_job w SET state = 'running', worker_id = ${w},
+           attempts = CASE WHEN w.state = 'queued' THEN w.attempts + 1 ELSE w.attempts END,
+           interruptions = CASE WHEN w.state = 'running' AND w.worker_id IS DISTINCT FROM ${w} THEN w.interruptions + 1 ELSE w.interruptions END,
+           started_at = COALESCE(w.started_at, now()), updated_at = now()
+      FROM fetched f
+     WHERE w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
+       AND (w.state = 'queued' OR (w.state = 'running' AND (w.worker_id = ${w} OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker))))
+    RETURNING w.id, w.kind, w.data, w.attempts, w.max_attempts, w.created_by, w.ref_type, w.ref_id
+  )
+  SELECT f.id AS boss_id, f.work_id, c.id IS NOT NULL AS claimed, c.id, c.kind, c.data, c.attempts, c.max_attempts, c.created_by, c.ref_type, c.ref_id
+    FROM fetched f LEFT JOIN claimed c ON c.id = f.work_id`;
+
+type DeliveryRow = ClaimedRow & { boss_id: string; work_id: number; claimed: boolean };
+
+const deliveries = (rows: DeliveryRow[]): Delivery[] =>
+  rows.map(({ boss_id, work_id, claimed, ...row }) => ({
+    bossId: boss_id,
+    workJobId: Number(work_id),
+    row: claimed ? { ...row, id: Number(row.id) } : null,
+  }));
+
+/**
+ * Fetches up to `limit` deliveries of `queue` and claims their rows for `workerId`. A delivery
+ * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
+ * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
+ */
+export async function claimBatch(db: Db, bossTable: string, queue: string, workerId: string, limit: number): Promise<Delivery[]> {
+  const r = await db.query<DeliveryRow>(`WITH ${CLAIM_CTES(bossTable, '$1', '$2', '$3')}`, [queue, limit, workerId]);
+  return deliveries(r.rows);
+}
+
+export type FinalState = 'done' | 'failed' | 'cancelled';
+
+interface Pending {
+  id: number;
+  bossId: string;
+  state: FinalState;
+  result: string | null;
+  error: string;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The final-state statement for a list of jobs (unnest of parallel arrays: one round trip), which
+ * also fetches and claims up to $8 new deliveries for the slots these jobs free (0: none). The
+ * rows it finishes (running, this worker's, their deliveries active) and the rows it claims
+ * (under a delivery not yet active) are never the same.
+ */
+const FINISH_SQL = (bossTable: string) => `
+  WITH v AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, state, result, error)
+  ), w AS (
+    UPDATE work_job j SET state = v.state, result = v.result::jsonb,
+           last_error = CASE WHEN v.error = '' THEN j.last_error ELSE v.error END,
+           finished_at = now(), updated_at = now()
+      FROM v WHERE j.id = v.id AND j.state = 'running' AND j.worker_id = $5
+    RETURNING j.id
+  ), b AS (
+    UPDATE ${bossTable} SET completed_on = now(), state = 'completed'
+     WHERE name = $6 AND id = ANY($7::uuid[]) AND state = 'active'
+    RETURNING id
+  ), ${CLAIM_CTES(bossTable, '$6', '$8', '$5')}`;
+
+/** The engine's slots: how many new deliveries a write may claim, and where they go. */
+export interface Refill {
+  /** slots free once `finishing` running jobs are written final (reserved until `got`); 0 = claim none */
+  take(finishing: number): number;
+  /** the deliveries claimed for the `asked` slots taken (none when the write failed) */
+  got(ds: Delivery[], asked: number): void;
+}
+
+/**
+ * Writes final states with their deliveries' completion, batched. `finish` resolves when the
+ * job's write committed; while the database is away it is tried again (persist) until it is back
+ * or the process stops. A batch refused for another reason (one job's result jsonb cannot take)
+ * is written job by job, so one bad row fails only its own job.
+ */
+export class Finisher {
+  private pending: Pending[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly deps: { db: Db; bossTable: string; queue: string; workerId: string; stop: AbortSignal; log: RunnerDeps['log']; refill?: Refill },
+  ) {}
+
+  finish(id: number, bossId: string, state: FinalState, result: string | null, error: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ id, bossId, state, result, error, resolve, reject });
+      if (!this.writing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.writing = true;
+    // jobs that end in the same turn (a batch of no-op jobs) go in one write
+    await new Promise((r) => setImmediate(r));
+    while (this.pending.length) {
+      const batch = this.pending.splice(0, 500);
+      try {
+        await this.write(batch, true);
+        for (const p of batch) p.resolve();
+      } catch {
+        for (const p of batch) await this.one(p);
+      }
+    }
+    this.writing = false;
+  }
+
+  private async one(p: Pending): Promise<void> {
+    try {
+      await this.write([p]);
+      p.resolve();
+    } catch (err) {
+      p.reject(err);
+    }
+  }
+
+  /** `refill`: the slots these jobs free are filled in the same statement (the job-by-job fallback does not) */
+  private async write(batch: Pending[], refill = false): Promise<void> {
+    const { db, bossTable, queue, workerId, stop, log } = this.deps;
+    const asked = refill && this.deps.refill ? this.deps.refill.take(batch.length) : 0;
+    let got: Delivery[] = [];
+    try {
+      const r = await persist(
+      () =>
+        db.query<DeliveryRow>(FINISH_SQL(bossTable), [
+          batch.map((p) => p.id),
+          batch.map((p) => p.state),
+          batch.map((p) => p.result),
+          batch.map((p) => p.error),
+          workerId,
+          queue,
+          batch.map((p) => p.bossId),
+          asked,
+        ]),
+      { db, stop, log, what: `job ${batch.length === 1 ? batch[0].state : 'outcomes'}` },
+      );
+      got = deliveries(r.rows);
+    } finally {
+      if (asked) this.deps.refill!.got(got, asked);
+    }
+  }
+}
