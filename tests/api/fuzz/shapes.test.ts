@@ -101,7 +101,7 @@ describe(`a ${DEPTH}-deep and a ${WIDTH.toLocaleString('en')}-element body on ea
     expect(JSON.parse(zh.body)).toMatchObject({ code: 40001, msg: 'name.a.a.a.a.a.a.a: 嵌套超过 64 层', data: { errors: [{ field: 'name.a.a.a.a.a.a.a', message: '嵌套超过 64 层' }] } });
     const en = await s.app.inject({ method: 'POST', url: routeUrl(r), headers: { 'content-type': 'application/json', 'x-lang': 'en-US', cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'admin-token': admin.token ?? '' }, payload: `{"name":${wide}}` });
     expect(en.statusCode).toBe(400);
-    expect(JSON.parse(en.body)).toMatchObject({ code: 40001, msg: 'name: has more than 10000 items', data: { errors: [{ field: 'name', message: 'has more than 10000 items' }] } });
+    expect(JSON.parse(en.body)).toMatchObject({ code: 40001, msg: 'Role name: has more than 10000 items', data: { errors: [{ field: 'name', message: 'has more than 10000 items' }] } });
   });
 
   it('over real HTTP: 400 naming the field for both shapes, then the server still answers', async () => {
