@@ -98,6 +98,12 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
   // floor, the selection
   // 32; a schema's scrollX is a floor): on a narrow window it scrolls, so no column is squeezed
   // below its width or ends up under the fixed action column
+  // a table wider than its box scrolls: its scroll region takes keyboard focus, so it can be
+  // scrolled without a mouse (axe: scrollable-region-focusable)
+  const tableBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const el of tableBox.current?.querySelectorAll('.ant-table-content, .ant-table-body') ?? []) el.setAttribute('tabindex', '0');
+  });
   const tableWidth = useMemo(
     () => columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : Math.max(120, c.minWidth ?? 0)), schema.rowSelection ? 32 : 0),
     [columns, schema.rowSelection],
@@ -133,37 +139,39 @@ function ListBody({ loaded, params, query, embedded }: Props & { query: QueryPor
         </Space>
       </div>
       {ctl.error ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={String((ctl.error as Error)?.message ?? ctl.error)} /> : null}
-      <Table<Row>
-        data-testid={`list-${loaded.id}`}
-        rowKey={ctl.rowKey}
-        loading={ctl.loading}
-        columns={columns}
-        dataSource={ctl.rows}
-        rowSelection={selection}
-        virtual={ctl.virtual}
-        scroll={ctl.virtual ? { x: schema.scrollX ?? 1200, y: 600 } : { x: Math.max(schema.scrollX ?? 0, tableWidth) }}
-        expandable={childrenKey ? { childrenColumnName: childrenKey } : undefined}
-        locale={schema.emptyText ? { emptyText: env.t(schema.emptyText) } : undefined}
-        pagination={
-          ctl.paged
-            ? {
-                current: ctl.page,
-                pageSize: ctl.pageSize,
-                total: ctl.total,
-                showSizeChanger: true,
-                pageSizeOptions: schema.pagination ? schema.pagination.pageSizeOptions : undefined,
-                showTotal: (total) => env.t(ctl.totalEstimated ? 'runtime.list.totalEstimated' : 'runtime.list.total', { total }),
-              }
-            : false
-        }
-        onChange={(pagination, _filters, sorter, extra) => {
-          if (extra.action === 'paginate') ctl.setPage(pagination.current ?? 1, pagination.pageSize);
-          if (extra.action === 'sort') {
-            const states = (Array.isArray(sorter) ? sorter : [sorter]).map((s) => ({ field: s?.columnKey ? String(s.columnKey) : undefined, order: s?.order }));
-            ctl.setSorters(nextSortKeys(ctl.sorters, states));
+      <div ref={tableBox}>
+        <Table<Row>
+          data-testid={`list-${loaded.id}`}
+          rowKey={ctl.rowKey}
+          loading={ctl.loading}
+          columns={columns}
+          dataSource={ctl.rows}
+          rowSelection={selection}
+          virtual={ctl.virtual}
+          scroll={ctl.virtual ? { x: schema.scrollX ?? 1200, y: 600 } : { x: Math.max(schema.scrollX ?? 0, tableWidth) }}
+          expandable={childrenKey ? { childrenColumnName: childrenKey } : undefined}
+          locale={schema.emptyText ? { emptyText: env.t(schema.emptyText) } : undefined}
+          pagination={
+            ctl.paged
+              ? {
+                  current: ctl.page,
+                  pageSize: ctl.pageSize,
+                  total: ctl.total,
+                  showSizeChanger: true,
+                  pageSizeOptions: schema.pagination ? schema.pagination.pageSizeOptions : undefined,
+                  showTotal: (total) => env.t(ctl.totalEstimated ? 'runtime.list.totalEstimated' : 'runtime.list.total', { total }),
+                }
+              : false
           }
-        }}
-      />
+          onChange={(pagination, _filters, sorter, extra) => {
+            if (extra.action === 'paginate') ctl.setPage(pagination.current ?? 1, pagination.pageSize);
+            if (extra.action === 'sort') {
+              const states = (Array.isArray(sorter) ? sorter : [sorter]).map((s) => ({ field: s?.columnKey ? String(s.columnKey) : undefined, order: s?.order }));
+              ctl.setSorters(nextSortKeys(ctl.sorters, states));
+            }
+          }}
+        />
+      </div>
     </>
   );
   if (embedded) return <div data-schema-id={loaded.id}>{body}</div>;
