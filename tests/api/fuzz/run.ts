@@ -9,7 +9,7 @@
  * fuzzed without anyone listing it. They are split into shards (one test file each) so vitest
  * runs them in parallel; each file has one server.
  *
- * Env: FUZZ_RUNS_BODY / FUZZ_RUNS_QUERY (default 200 / 100), FUZZ_SEED (repeat a run),
+ * Env: FUZZ_RUNS_BODY / FUZZ_RUNS_QUERY (default 200 / 100; `npm test` sets 100 / 50, `npm run test:full` 1,000 / 500), FUZZ_SEED (repeat a run),
  * FUZZ_REPORT (a file the summary line is appended to, for docs/security.md).
  */
 import fs from 'node:fs';
