@@ -59,7 +59,8 @@ describe('重新识别 (product descriptions)', () => {
     expect(done.identified_desc).toContain('Built-in extraction');
     expect(done.identified_desc).toContain('Price / 价格: $49.90');
     expect(done.attributes).toMatchObject({ price: '$49.90', sizes: ['S', 'M', 'L', 'XL'], materials: ['wool'], returns: '30 days', shipping: '1-2 days' });
-    const list = await admin.ok('GET', 'shop-product-desc/list', { shop_id: shopId });
+    // the job's own final state is written by the engine's batched completion just after the handler's change commits
+    const list = await until(() => admin.ok('GET', 'shop-product-desc/list', { shop_id: shopId }), (l) => l.list[0]?.identify_job_state !== 'running');
     expect(list.list[0]).toMatchObject({ status: 2, identify_method: 'builtin', identify_job_state: 'done' });
   });
 
@@ -225,7 +226,7 @@ describe('notification push', () => {
     const pushed = await admin.ok('POST', 'notification/push', { id: n.id });
     expect(pushed.status).toBe(2);
     expect(pushed.push_job_id).toBeGreaterThan(0);
-    const done = await until(() => admin.ok('GET', 'notification/detail', { id: n.id }), (x) => x.status === 1);
+    const done = await until(() => admin.ok('GET', 'notification/detail', { id: n.id }), (x) => x.status === 1 && x.push_job_state !== 'running');
     expect(done).toMatchObject({ push_quantity: reach, push_read_count: 0, push_job_state: 'done', push_progress_done: reach, push_progress_total: reach });
     const rows = await s.db.query<{ shop_id: number; n: number }>(`SELECT shop_id, count(*)::int AS n FROM notification_delivery WHERE notification_id = $1 GROUP BY shop_id`, [n.id]);
     expect(rows.rows).toHaveLength(reach);
