@@ -92,6 +92,23 @@ const runStarted = Date.now();
 const logName = (name) => path.join(LOGS, `${name.replace(/[^\w.-]+/g, '_')}.log`);
 const stamp = () => `${((Date.now() - runStarted) / 1000).toFixed(0).padStart(5)} s`;
 
+/**
+ * CPU seconds of this process's waited-for children so far (Linux: /proc/self/stat's cutime +
+ * cstime). A step's child is reaped just before its 'close' event, so the growth since the last
+ * reading is that step's CPU — its own and its descendants' (servers, Chromium, workers). The
+ * machine's real limit is CPU, not wall time: a step that waits (outages, ticks) costs little.
+ */
+let lastChildCpu = childCpu();
+function childCpu() {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8');
+    const [cutime, cstime] = f.slice(f.lastIndexOf(')') + 2).split(' ').slice(13, 15).map(Number);
+    return (cutime + cstime) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 function ready(s) {
   return (
     (s.needs ?? []).every((n) => !state.has(n) || state.get(n) === 'passed') &&
@@ -122,7 +139,10 @@ function start(s) {
         const stopped = !ok && s.stoppedByUs;
         state.set(s.name, ok ? 'passed' : 'failed');
         const seconds = (Date.now() - started) / 1000;
-        rows.push({ name: s.name, ok, stopped, seconds, runner: s.runner });
+        const cpuNow = childCpu();
+        const cpu = cpuNow - lastChildCpu;
+        lastChildCpu = cpuNow;
+        rows.push({ name: s.name, ok, stopped, seconds, cpu, runner: s.runner });
         process.stdout.write(`\n${'─'.repeat(100)}\n${stamp()} ${ok ? '✔' : '✘'} ${s.name} (${seconds.toFixed(1)} s): output (${path.relative(ROOT, file)})\n${'─'.repeat(100)}\n`);
         process.stdout.write(readFileSync(file, 'utf8'));
         if (!ok && !flag('--keep-going')) stopAll();
@@ -215,11 +235,11 @@ const skipped = chosen.filter((s) => state.get(s.name) === 'skipped');
 const lines = [
   `# npm test timings (${new Date().toISOString()}, ${pg ? 'with' : 'without'} PostgreSQL, ${os.availableParallelism()} cores, room ${room})`,
   '',
-  '| step | result | seconds |',
-  '| --- | --- | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.ok ? 'passed' : r.stopped ? 'stopped (another step failed)' : 'FAILED'} | ${r.seconds.toFixed(1)} |`),
-  ...skipped.map((s) => `| ${s.name} | not run | |`),
-  `| **wall clock** | ${failed.length || skipped.length ? 'FAILED' : 'passed'} | ${total.toFixed(1)} |`,
+  '| step | result | seconds | CPU seconds |',
+  '| --- | --- | ---: | ---: |',
+  ...rows.map((r) => `| ${r.name} | ${r.ok ? 'passed' : r.stopped ? 'stopped (another step failed)' : 'FAILED'} | ${r.seconds.toFixed(1)} | ${Number.isFinite(r.cpu) ? r.cpu.toFixed(0) : ''} |`),
+  ...skipped.map((s) => `| ${s.name} | not run | | |`),
+  `| **wall clock** | ${failed.length || skipped.length ? 'FAILED' : 'passed'} | ${total.toFixed(1)} | ${Number.isFinite(lastChildCpu) ? `${rows.reduce((n, r) => n + (Number.isFinite(r.cpu) ? r.cpu : 0), 0).toFixed(0)} of ${(total * os.availableParallelism()).toFixed(0)}` : ''} |`,
 ];
 const record = readDurations();
 for (const r of rows) {

@@ -24,7 +24,7 @@ import { openDb } from '../../server/db/open.js';
 import { openPg } from '../../server/db/pg.js';
 import { MIGRATIONS_DIR, migrate, migrationFiles } from '../../server/db/migrate.js';
 import { LOCK_FILE } from '../../server/db/lock.js';
-import { seedAll } from '../../server/db/seed.js';
+import { demoSeedFingerprint, seedAll } from '../../server/db/seed.js';
 import type { SqlDb } from '../../server/db/sql-db.js';
 import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
@@ -149,6 +149,38 @@ export class ApiClient {
 }
 
 /**
+ * What a demo-seeded template adds to its key: the demo seed's sources and the day (the demo
+ * data holds dates relative to today, so a template is not reused across midnight).
+ */
+const demoKey = (): string => `${demoSeedFingerprint()}:${new Date().toISOString().slice(0, 10)}`;
+
+/**
+ * The core template with the demo seed run on it once (seedAll's `demoOnce` mark), for the files
+ * that start with `seedDemo`: the demo seed took 5–20 s per file on a loaded machine, twice per
+ * file that runs on both databases. A file's own seedAll then finds the mark and skips it, so
+ * the database it starts on is the one a fresh seed makes.
+ */
+async function pgliteDemoTemplate(): Promise<string> {
+  const core = await pgliteTemplate();
+  const dir = `${core}-demo-${createHash('sha256').update(demoKey()).digest('hex').slice(0, 12)}`;
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+  const build = `${dir}.build-${process.pid}-${randomBytes(3).toString('hex')}`;
+  fs.cpSync(core, build, { recursive: true, filter: (src) => path.basename(src) !== LOCK_FILE });
+  const db = await openDb({ databaseUrl: '', dataDir: build });
+  try {
+    await seedAll(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, seedDemo: true }, { demoOnce: true });
+  } finally {
+    await db.close();
+  }
+  try {
+    fs.renameSync(build, dir);
+  } catch {
+    fs.rmSync(build, { recursive: true, force: true }); // another process won the race
+  }
+  return dir;
+}
+
+/**
  * A migrated and core-seeded PGlite data dir, built once and cached in the OS temp dir (keyed by
  * the migrations and seed sources); each server copies it, which is much faster than initdb.
  */
@@ -179,7 +211,7 @@ async function pgliteTemplate(): Promise<string> {
   // drop templates of older migrations/seeds (untouched for 10 minutes)
   for (const f of fs.readdirSync(os.tmpdir())) {
     const old = path.join(os.tmpdir(), f);
-    if (!f.startsWith('bo-api-template-') || old === dir) continue;
+    if (!f.startsWith('bo-api-template-') || old === dir || old.startsWith(`${dir}-demo-`)) continue;
     try {
       if (Date.now() - fs.statSync(old).mtimeMs > 600_000) fs.rmSync(old, { recursive: true, force: true });
     } catch {
@@ -210,6 +242,42 @@ async function createFromTemplate(admin: SqlDb, name: string, template: string):
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
+}
+
+let pgDemoTemplateName: Promise<string> | null = null;
+/** The PostgreSQL core template with the demo seed run on it once (like pgliteDemoTemplate). */
+function pgDemoTemplate(pgUrl: string): Promise<string> {
+  pgDemoTemplateName ??= (async () => {
+    const core = await pgTemplate(pgUrl);
+    const name = `${core}_demo_${createHash('sha256').update(demoKey()).digest('hex').slice(0, 12)}`;
+    const admin = await openPg(pgUrl, { max: 1 });
+    try {
+      if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rows.length) return name;
+      const build = `bo_dbuild_${process.pid}_${randomBytes(3).toString('hex')}`;
+      await createFromTemplate(admin, build, core);
+      try {
+        const db = await openPg(dbUrl(pgUrl, build), { schema: PG_SCHEMA });
+        try {
+          await seedAll(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, seedDemo: true }, { demoOnce: true });
+        } finally {
+          await db.close();
+        }
+        await admin.query(`ALTER DATABASE ${build} RENAME TO ${name}`);
+      } catch (e) {
+        await admin.query(`DROP DATABASE IF EXISTS ${build} WITH (FORCE)`);
+        const won = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (!won.rows.length) throw e; // not a lost race: a real failure
+      }
+      // demo templates of other days or demo sources
+      const old = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname <> $2`, [`${core}\\_demo\\_%`, name]);
+      for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname}`).catch(() => undefined);
+      return name;
+    } finally {
+      await admin.close();
+    }
+  })();
+  pgDemoTemplateName.catch(() => (pgDemoTemplateName = null));
+  return pgDemoTemplateName;
 }
 
 let pgTemplateName: Promise<string> | null = null;
@@ -306,7 +374,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   if (pgUrl) {
     // a database of its own, copied from the run's migrated and seeded template (with the work
     // engine's tables): CREATE DATABASE … TEMPLATE takes a fraction of migrating afresh
-    const template = await pgTemplate(pgUrl);
+    const template = config.seedDemo ? await pgDemoTemplate(pgUrl) : await pgTemplate(pgUrl);
     pgDb = schema;
     const admin = await openPg(pgUrl, { max: 1 });
     try {
@@ -317,11 +385,12 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     config.jobsSchema = opts.config?.jobsSchema ?? PG_JOBS_SCHEMA;
     db = await openPg(dbUrl(pgUrl, pgDb), { schema: PG_SCHEMA });
   } else {
-    fs.cpSync(await pgliteTemplate(), config.dataDir, { recursive: true, filter: (src) => path.basename(src) !== LOCK_FILE });
+    fs.cpSync(config.seedDemo ? await pgliteDemoTemplate() : await pgliteTemplate(), config.dataDir, { recursive: true, filter: (src) => path.basename(src) !== LOCK_FILE });
     db = await openDb(config);
   }
   await migrate(db);
-  await seedAll(db, config);
+  // demoOnce: a demo template's mark skips the demo seed already run on it (pgliteDemoTemplate)
+  await seedAll(db, config, { demoOnce: true });
   if (config.adminEmail === ADMIN_EMAIL && config.adminPassword === ADMIN_PASSWORD) {
     await db.query(`UPDATE accounts SET password_hash = $2 WHERE email = $1 AND password_hash LIKE 'scrypt$131072$%'`, [ADMIN_EMAIL, cachedHash(ADMIN_PASSWORD)]);
   }

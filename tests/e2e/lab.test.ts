@@ -123,7 +123,7 @@ describe('actions', () => {
     await page.locator('.ant-message-success').last().waitFor();
     await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
     // the run is a work-engine job answering with the built-in responder: a demo dataset takes a moment
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000;
     let t = await api<{ status: string; done: number; total: number }>(page, 'script-task/detail', { id });
     while (t.status !== 'finished' && Date.now() < deadline) {
       assert.equal(t.status, 'running');
