@@ -19,7 +19,7 @@ import { buildRuntimeEnv } from './runtime-env.js';
 import { ShellProvider } from './shell.js';
 import { bootSession, refreshLiveTree } from './session/actions.js';
 import { sessionStore } from './session/store.js';
-import { settingsStore } from './settings/store.js';
+import { settingsStore, type Locale } from './settings/store.js';
 import { useLazyUi, type UiApis } from './ui/holders.js';
 
 export type ConsoleUi = UiApis;
@@ -59,9 +59,12 @@ let booted = false;
 export function ConsoleServices({ children }: { children: ReactNode }) {
   const { message, modal } = useConsoleUi();
   const navigate = useNavigate();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const access = sessionStore.use((s) => s.access);
-  const locale = settingsStore.use((s) => s.locale);
+  // the language the texts are in (it changes with `t`), not the chosen one: a switch in place
+  // sets the setting first and the language once the new bundle is loaded (App.tsx), and a
+  // page that follows the locale (a form page mounts again) must see both change together
+  const locale = (i18n.language === 'en-US' ? 'en-US' : 'zh-CN') as Locale;
   const devMode = settingsStore.use((s) => s.devMode);
 
   bindHttpUi({

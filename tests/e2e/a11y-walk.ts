@@ -1,8 +1,21 @@
 /**
- * Accessibility (issue 14): /login and every menu page of every module, opened in Chromium as the
- * super admin against the real server with the demo data, checked with axe-core
- * (@axe-core/playwright, WCAG 2.1 A and AA rules) in the light and the dark theme. A serious or
- * critical violation fails the test, listed with its rule, page and the first elements it hit.
+ * The menu-page walk (issues 14 and 26): /login and every menu page of every module, opened in
+ * Chromium as the super admin against the real server with the demo data, each page visited once
+ * and checked there for
+ * - accessibility with axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) in the light and
+ *   the dark theme: a serious or critical violation fails, listed with its rule, page and the
+ *   first elements it hit;
+ * - both languages (./language-check.ts): switched in place with the header's language menu, no
+ *   Chinese outside user data in English, no English console text in Chinese;
+ * - layout in both languages at 1440×900 and 1280×800 (./layout-check.ts): no console text cut,
+ *   no column title broken mid-word, no column under a fixed one.
+ * One visit per page does all three: the page opens in one language and theme; the layout check
+ * runs at both sizes, every axe rule at 1280×800, the header's switch flips the theme and the
+ * colour rules run again at 1440×900 (structure, names and landmarks do not change with the
+ * theme); then the language flips in place and the language and layout checks run again. The
+ * next page opens in that language and theme, so the full rule set alternates between themes
+ * and languages along the walk. (Until session 22 the language walk was a file of its own that
+ * opened every page twice more.)
  *
  * The menu pages come from the route table the console itself is built from
  * (src/runtime/route-config.ts over the permission manifest), so a new page is checked too.
@@ -17,6 +30,8 @@ import type { Page } from 'playwright-core';
 import { buildRouteConfig, flattenRoutes } from '../../src/runtime/route-config.js';
 import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 import { settle, startHarness, visit, type Harness } from './harness.js';
+import { DATA, englishLocaleStrings, switchTo, wrongLanguage } from './language-check.js';
+import { layoutAtBothSizes, LAYOUT_SIZES } from './layout-check.js';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BAD = new Set(['serious', 'critical']);
@@ -70,7 +85,7 @@ export function a11yWalk(index: number, of: number): void {
     await h?.close();
   });
 
-  describe(`axe, light and dark theme (pages ${index + 1}/${of})`, () => {
+  describe(`menu pages: axe in both themes, both languages, layout at two sizes (pages ${index + 1}/${of})`, () => {
     let page: Page;
     before(async () => {
       page = await h.newPage();
@@ -99,24 +114,49 @@ export function a11yWalk(index: number, of: number): void {
       assert.equal(found.length, 0, report(found));
     });
 
+    /** the language and layout findings of the walk, asserted in the cases after it */
+    const language: string[] = [];
+    const layout: string[] = [];
+    let lines = 0;
+
     it(`every menu page of this shard (${pages.length} of ${MENU_PAGES.length}) has no serious or critical violation in either theme`, async () => {
       await h.signIn(page, h.admin);
+      const english = englishLocaleStrings();
       const found: Finding[] = [];
-      // one visit per page: checked in the theme it opens in with every rule, then the header's
-      // switch flips the theme in place and the colour rules run again (structure, names and
-      // landmarks do not change with the theme; this halves the walk's time). The next page
-      // opens in that theme, so every page gets the full rule set in one theme or the other.
       let dark = (await page.getByTestId('dark-switch').getAttribute('aria-checked')) === 'true';
+      let locale: 'zh-CN' | 'en-US' = 'zh-CN';
+      // the language and layout checks of the page as it is drawn now
+      const inThisLanguage = async (path: string) => {
+        const r = await wrongLanguage(page, locale, english);
+        lines += r.lines;
+        language.push(...r.found.map((line) => `${path} (${locale}): ${line}`));
+        layout.push(...(await layoutAtBothSizes(page, `${path} (${locale})`, DATA)));
+      };
       for (const path of pages) {
         await visit(page, path);
-        await check(page, `${path} (${dark ? 'dark' : 'light'})`, found);
+        await inThisLanguage(path);
+        await check(page, `${path} (${dark ? 'dark' : 'light'}, ${locale})`, found);
         await page.getByTestId('dark-switch').click();
         dark = !dark;
         await page.waitForFunction((d) => document.documentElement.dataset.theme === (d ? 'dark' : 'light'), dark);
+        await page.setViewportSize(LAYOUT_SIZES[0]);
         await page.waitForTimeout(300); // antd's colour transitions
-        await check(page, `${path} (${dark ? 'dark' : 'light'})`, found, true);
+        await check(page, `${path} (${dark ? 'dark' : 'light'}, ${locale})`, found, true);
+        locale = locale === 'zh-CN' ? 'en-US' : 'zh-CN';
+        await switchTo(page, locale);
+        await settle(page);
+        await inThisLanguage(path);
       }
       assert.equal(found.length, 0, `${found.length} violations:\n${report(found)}`);
+    });
+
+    it('both languages: no Chinese outside user data in English, no English console text in Chinese, on every page of this shard', () => {
+      assert.ok(lines > pages.length * 10, `the pages showed their own text (${lines} lines)`);
+      assert.equal(language.length, 0, [...new Set(language)].join('\n'));
+    });
+
+    it('no console text cut, no column title broken mid-word, no column under a fixed one: both languages, 1440×900 and 1280×800', () => {
+      assert.equal(layout.length, 0, `${layout.length} layout problems:\n${layout.join('\n')}`);
     });
   });
 }

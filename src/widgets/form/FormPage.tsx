@@ -10,8 +10,21 @@ import { FormFields } from './FormFields.js';
 // shown only after a submit that returns a result: its Modal loads then, not with every page
 const ResultDialog = lazy(() => import('./ResultDialog.js').then((m) => ({ default: m.ResultDialog })));
 
-/** A form schema presented as a page (mode from the route). */
-export function FormPage({ loaded, mode, params }: { loaded: LoadedSchema<FormSchema>; mode: FormMode; params: Record<string, unknown> }) {
+type FormPageProps = { loaded: LoadedSchema<FormSchema>; mode: FormMode; params: Record<string, unknown> };
+
+/**
+ * A form schema presented as a page (mode from the route). A language switched in place mounts
+ * it again: Formily keeps a field's title, description and options from when the field was made,
+ * so a mounted form would go on showing the old language (the menu-page walk found the voice
+ * fallback page still in English after switching to Chinese). The record is loaded again; edits
+ * not yet saved are not carried over.
+ */
+export function FormPage(props: FormPageProps) {
+  const { env } = useRuntime();
+  return <LocaleFormPage key={env.locale} {...props} />;
+}
+
+function LocaleFormPage({ loaded, mode, params }: FormPageProps) {
   const { env, user } = useRuntime();
   const schema = loaded.schema;
   const ctl = useFormController(schema, { env, mode, params, user });
