@@ -275,6 +275,10 @@ export async function startHarness(): Promise<Harness> {
       // reduced motion: the console then turns antd's animations off, so no click lands on a
       // modal or confirm that is still zooming in (two CI failures had that shape)
       const ctx = await b.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 820 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      // bounds for a stuck page, not speed goals: a first navigation took over 30 s (Playwright's
+      // default) once with eight engineers' tests on the 2 cores
+      ctx.setDefaultNavigationTimeout(90_000);
+      ctx.setDefaultTimeout(45_000);
       return ctx.newPage();
     },
     async signIn(page, account) {
@@ -282,7 +286,7 @@ export async function startHarness(): Promise<Harness> {
       await page.locator('#email').fill(account.email);
       await page.locator('#password').fill(account.password);
       await page.getByTestId('login-submit').click();
-      await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 45_000 });
     },
     async shot(page, name) {
       const file = path.join(SHOTS_DIR, `${name}.png`);

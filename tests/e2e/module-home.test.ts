@@ -26,6 +26,8 @@ after(async () => {
 /** a page in a browser whose clock runs in TZ, in a given console language */
 async function pageIn(locale: 'zh-CN' | 'en-US'): Promise<Page> {
   const ctx = await h.browser.newContext({ baseURL: h.baseUrl, viewport: { width: 1366, height: 900 }, locale: 'zh-CN', timezoneId: TZ, reducedMotion: 'reduce' });
+  ctx.setDefaultNavigationTimeout(90_000); // as the harness's pages (tests/e2e/harness.ts)
+  ctx.setDefaultTimeout(45_000);
   const page = await ctx.newPage();
   if (locale === 'en-US') {
     await page.goto('/login');

@@ -17,7 +17,8 @@ process.env.OUTBOUND_ALLOW_PRIVATE = '1';
 
 export interface ModelStandIn {
   baseUrl: string;
-  calls: Array<{ model: string; user: string; system: string; messages: Array<{ role: string; content: string }> }>;
+  /** every request, with when it arrived and when its connection closed (answered or given up by the caller) */
+  calls: Array<{ model: string; user: string; system: string; messages: Array<{ role: string; content: string }>; at: number; end?: number }>;
   close(): Promise<void>;
 }
 
@@ -36,7 +37,8 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
       const users = (body.messages ?? []).filter((m) => m.role === 'user');
       const system = (body.messages ?? []).find((m) => m.role === 'system');
       const messages = (body.messages ?? []).map((m) => ({ role: m.role, content: String(m.content) }));
-      calls.push({ model, user: String(users.at(-1)?.content ?? ''), system: String(system?.content ?? ''), messages });
+      const call: ModelStandIn['calls'][number] = { model, user: String(users.at(-1)?.content ?? ''), system: String(system?.content ?? ''), messages, at: Date.now() };
+      calls.push(call);
       const text = model.startsWith('judge') ? '{"score": 0.8, "reason": "stand-in judge"}' : "The stand-in model's answer.";
       const timer = setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -51,7 +53,10 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
           }),
         );
       }, delayMs);
-      res.on('close', () => clearTimeout(timer));
+      res.on('close', () => {
+        clearTimeout(timer);
+        call.end = Date.now();
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
