@@ -17,8 +17,9 @@ import { applyFilters, Sql } from './list.js';
 import { Id, listQuerySchema } from './schemas.js';
 import type { Permission, ResourceDef } from './types.js';
 
-/** the most rows one batch call acts on (ids or the rows a filter matches) */
-export const BATCH_ACTION_CAP = 500;
+import { BATCH_ACTION_CAP } from '../../../src/contract/limits.js';
+
+export { BATCH_ACTION_CAP };
 
 export interface BatchResult {
   id: number;

@@ -12,9 +12,10 @@ import type { ListController } from '../../runtime/controllers/use-list-controll
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ActionSpec } from '../../runtime/types.js';
 import { ActionButtons } from '../actions/ActionButtons.js';
+import { BATCH_ACTION_CAP } from '../../contract/limits.js';
 
-/** the most rows one batch call acts on (server/resources/engine/batch-actions.ts BATCH_ACTION_CAP) */
-export const BATCH_SELECT_CAP = 500;
+/** the most rows one batch call acts on (the server's cap: src/contract/limits.ts) */
+export const BATCH_SELECT_CAP = BATCH_ACTION_CAP;
 
 interface Props {
   env: RuntimeEnv;
