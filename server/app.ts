@@ -30,8 +30,8 @@ import { registerHealth } from './routes/health.js';
 import { configureSecrets, secretSettings } from './ai/secrets.js';
 import { configureOutbound } from './http/outbound.js';
 import { registerJsonParser } from './http/json-shape.js';
-import { registerTelephony } from './voice/callback.js';
-import { registerShopifyWebhooks } from './resources/shopify/webhook.js';
+import { registerTelephony } from './resources/voice/calls/callback.js';
+import { registerShopifyWebhooks } from './resources/shops/shopify/webhook.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

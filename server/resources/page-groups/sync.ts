@@ -14,9 +14,9 @@ import { StringEnum } from '../../http/typebox.js';
 import { PermanentJobError, type JobKind } from '../../jobs/types.js';
 import { mustExist } from '../engine/refs.js';
 import { Id, idQuery } from '../engine/schemas.js';
-import { connectionRoutes, loadConnection } from '../shopify/connection.js';
-import { entitiesOf, runPlatformSync } from '../shopify/sync-job.js';
-import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shopify/sync-log.js';
+import { connectionRoutes, loadConnection } from '../shops/shopify/connection.js';
+import { entitiesOf, runPlatformSync } from '../shops/shopify/sync-job.js';
+import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shops/shopify/sync-log.js';
 import { nint, nstr, PG } from './keys.js';
 
 export const SYNC_KIND = 'shop.sync';

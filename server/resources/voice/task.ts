@@ -8,7 +8,7 @@ import { deleteRoute } from '../engine/routes.js';
 import { batchActionRoute } from '../engine/batch-actions.js';
 import { mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
-import { parseCallees, syncTargets } from '../../voice/callees.js';
+import { parseCallees, syncTargets } from './calls/callees.js';
 import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, minutesOf, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
 
 /**

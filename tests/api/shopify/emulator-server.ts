@@ -75,4 +75,4 @@ export async function startEmulator(stores: EmulatorStore[]): Promise<EmulatorSe
 }
 
 /** Shopify's signature of a webhook body: base64 HMAC-SHA256 under the app's client secret. */
-export { verifyShopifyHmac } from '../../../server/resources/shopify/webhook.js';
+export { verifyShopifyHmac } from '../../../server/resources/shops/shopify/webhook.js';
