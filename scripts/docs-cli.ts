@@ -1,5 +1,5 @@
 /**
- * `npx tsx server/resources/docs-cli.ts`: prints the route reference of docs/business-api.md
+ * `npx tsx scripts/docs-cli.ts`: prints the route reference of docs/business-api.md
  * (method, path, permission keys, query / body fields, reply) from the RouteDefs themselves.
  */
 import type { JsonSchema, RouteDef } from '../server/http/route.js';

@@ -1,5 +1,5 @@
 /**
- * `npx tsx server/resources/explain-check.ts`: on the configured database (DATABASE_URL or
+ * `npx tsx scripts/explain-check.ts`: on the configured database (DATABASE_URL or
  * DATA_DIR, best after `npm run seed -- --scale large`), EXPLAINs the list query of every
  * declared filter, sort and keyword of the big tables and reports any sequential scan.
  */

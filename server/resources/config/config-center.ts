@@ -110,7 +110,7 @@ export const autoLearn: ResourceDef = {
     name: F.str(100, { required: true, sort: true }, 1),
     source_type: F.enumOf(ids(POLICY_SOURCE_TYPES), { required: true }),
     min_confidence: { schema: { type: 'number', minimum: 0, maximum: 1 }, select: 't.min_confidence::float8' },
-    // when the rule runs (server/resources/auto-learn.ts): every interval_hours, daily at
+    // when the rule runs (server/resources/learning/auto-learn.ts): every interval_hours, daily at
     // run_time in time_zone, or on a cron expression in time_zone
     schedule_type: F.enumOf(['interval', 'daily', 'cron'] as const),
     interval_hours: F.int(1, 720),

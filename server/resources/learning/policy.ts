@@ -50,7 +50,7 @@ export const learnPolicy: ResourceDef = {
     answer: F.text(20000),
     channel: F.enumOf(CHANNELS),
     status: F.enumOf(ids(REVIEW_STATUS)),
-    // auto-learn (server/resources/auto-learn.ts): where it was mined, how sure, and the review
+    // auto-learn (server/resources/learning/auto-learn.ts): where it was mined, how sure, and the review
     source: { schema: { type: 'string', enum: ['', 'chat', 'mail', 'material'] }, readOnly: true, filter: 'eq' },
     session_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
     rule_id: { schema: { type: 'integer' }, nullable: true, readOnly: true, filter: 'eq' },

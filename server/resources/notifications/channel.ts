@@ -1,7 +1,7 @@
 /**
  * A shop's delivery channels for merchant notices (docs/integrations.md "Notifications"): a
  * signed webhook (address + secret) or an e-mail address (sent through the console's SMTP
- * server, notification-smtp.ts). Channels belong to a shop because a notice is delivered per
+ * server, smtp.ts). Channels belong to a shop because a notice is delivered per
  * shop (notification_delivery); a merchant with several shops sets each one up.
  *
  * The webhook secret is write-only: stored encrypted (server/ai/secrets.ts), shown as

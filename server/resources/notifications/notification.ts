@@ -72,7 +72,7 @@ export const notification: ResourceDef = {
       select: "(t.status = 2 OR EXISTS (SELECT 1 FROM notification_send s WHERE s.notification_id = t.id AND s.state IN ('pending', 'sending')))",
     },
     pushed_at: F.dateTime({ nullable: true, readOnly: true, sort: true }),
-    // the push job (notification-push.ts): its state and progress (shops reached / to reach)
+    // the push job (push.ts): its state and progress (shops reached / to reach)
     push_job_id: { schema: { type: 'integer' }, nullable: true, readOnly: true },
     push_job_state: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT j.state FROM work_job j WHERE j.id = t.push_job_id)' },
     push_progress_done: { schema: { type: 'integer' }, nullable: true, virtual: true, select: '(SELECT j.progress_done FROM work_job j WHERE j.id = t.push_job_id)' },

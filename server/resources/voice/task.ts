@@ -16,7 +16,7 @@ import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction
  * per line), a mode (manual / immediate / schedule), a status (pending / running / finished /
  * stopped / pausing), a start time, the daily call window (`window_start` – `latest_call_time`,
  * `HH:MM` in the scene's time zone) and a concurrency cap. People change the status through the
- * actions below (task-status.ts holds the rules); the campaign (server/voice/campaign.ts)
+ * actions below (task-status.ts holds the rules); the campaign (server/resources/voice/calls/campaign.ts)
  * starts, pauses, resumes and finishes tasks by itself and places their calls.
  */
 export const callTask: ResourceDef = {
