@@ -15,7 +15,7 @@
  * the ranking is BM25 alone, exactly as without embeddings, and the result says why.
  */
 import type { Db, Queryable } from '../../db/db.js';
-import { embed } from '../gateway/embed-test.js';
+import { embed } from '../gateway/embed.js';
 import { embeddingServer, normalize } from '../knowledge/embed.js';
 import { syncKnowledge, type SourceType } from '../knowledge/index.js';
 import { expandWithDictionary } from '../knowledge/expand.js';
