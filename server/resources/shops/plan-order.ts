@@ -8,6 +8,7 @@ import { ID, Id } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { CURRENCIES, PLAN_ORDER_STATUS, ids } from '../enums.js';
 import { K } from '../keys.js';
+import { customerNameSql } from './shop.js';
 
 /** Plan orders: a merchant user buying a plan (optionally for one shop), with a change log. */
 export const planOrder: ResourceDef = {
@@ -20,7 +21,7 @@ export const planOrder: ResourceDef = {
     id: F.id(),
     order_no: { schema: { type: 'string', maxLength: 40 }, readOnly: true, filter: 'eq' },
     user_id: { schema: ID, filter: 'eq', required: true },
-    user_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT u.name FROM merchant_user u WHERE u.id = t.user_id)' },
+    user_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: customerNameSql('t') },
     shop_id: { schema: ID, nullable: true, filter: 'eq' },
     shop_name: F.shopName(),
     plan_id: { schema: ID, filter: 'eq', required: true },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Queryable } from '../../db/db.js';
 import { route, type RouteDef } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
@@ -8,6 +9,33 @@ import { ID, Id } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { AI_STATUS, AUTHORIZE_STATUS, CREATION_SOURCES, ENV_IDS, PLUGIN_STATUS, SHOP_TYPES, ids } from '../enums.js';
 import { K, PICKERS } from '../keys.js';
+
+/** The name of the customer (merchant user) `alias`.user_id points at: one home for the lists and the shop pickers. */
+export const customerNameSql = (alias: string) => `(SELECT u.name FROM merchant_user u WHERE u.id = ${alias}.user_id)`;
+
+export interface ShopOption {
+  id: number;
+  name: string;
+  env: string;
+  type: number;
+  /** the shop's customer name, so pickers tell look-alike shops apart */
+  customer: string | null;
+}
+
+/** Shops for a picker, newest first: a keyword (prefix match on name and link) and an environment (`all` or none: every one). */
+export async function shopOptions(db: Queryable, q: { env?: string; keyword?: string; limit: number }): Promise<ShopOption[]> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (q.env && q.env !== 'all') where.push(`env = $${params.push(q.env)}`);
+  const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
+  if (tsq) where.push(`to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $${params.push(tsq)})`);
+  const r = await db.query<ShopOption>(
+    `SELECT id, name, env, type, ${customerNameSql('shop')} AS customer
+       FROM shop${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Number(q.limit)}`,
+    params,
+  );
+  return r.rows;
+}
 
 /** Shops of merchants (spec section 3: Shop, creation source, environments). */
 export const shop: ResourceDef = {
@@ -21,7 +49,7 @@ export const shop: ResourceDef = {
     name: F.str(200, { required: true, sort: true }, 1),
     type: F.enumOf(ids(SHOP_TYPES), { required: true }),
     user_id: { schema: ID, nullable: true, filter: 'eq' },
-    user_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: '(SELECT u.name FROM merchant_user u WHERE u.id = t.user_id)' },
+    user_name: { schema: { type: 'string' }, nullable: true, virtual: true, select: customerNameSql('t') },
     link: F.url(),
     plugin_status: F.enumOf(ids(PLUGIN_STATUS)),
     plugin_activated_at: F.dateTime({ nullable: true, sort: true }),
@@ -90,17 +118,8 @@ const shopListRoute = route({
     },
   },
   handler: async ({ db, query: q }) => {
-    const params: unknown[] = [];
-    const where: string[] = [];
-    if (q.env && q.env !== 'all') where.push(`env = $${params.push(q.env)}`);
-    const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
-    if (tsq) where.push(`to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $${params.push(tsq)})`);
-    const r = await db.query<{ id: number; name: string; env: string; type: number; customer: string | null }>(
-      `SELECT id, name, env, type, (SELECT u.name FROM merchant_user u WHERE u.id = shop.user_id) AS customer
-         FROM shop${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 1000)}`,
-      params,
-    );
-    return r.rows.map((s) => ({ ...s, label: s.env === 'prod' ? `${s.id}-${s.name}` : `[${s.env}] ${s.name}` }));
+    const rows = await shopOptions(db, { env: q.env, keyword: q.keyword, limit: q.limit ?? 1000 });
+    return rows.map((s) => ({ ...s, label: s.env === 'prod' ? `${s.id}-${s.name}` : `[${s.env}] ${s.name}` }));
   },
 });
 
