@@ -4,7 +4,8 @@
  */
 import type { JobKind, Ticker } from './types.js';
 import { noopKind } from './noop.js';
-import { campaignKind, campaignTicker } from '../resources/voice/calls/campaign.js';
+import { campaignTicker } from '../resources/voice/calls/campaign.js';
+import { campaignKind } from '../resources/voice/calls/campaign-job.js';
 import { docLearnKind } from '../resources/learning/learn-doc-job.js';
 import { knowledgeSyncTicker } from '../ai/knowledge/index.js';
 import { embedKind, knowledgeEmbedTicker } from '../ai/knowledge/embed.js';

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Code } from '../../../../src/contract/codes.js';
 import type { Db } from '../../../db/db.js';
 import { sendEnvelope } from '../../../plugins/errors.js';
-import { settleAttempt } from './campaign.js';
+import { settleAttempt } from './attempts.js';
 import { telephonyConfig } from './config.js';
 import { STATUS_PATH, statusResult, verifyTwilioSignature } from './twilio.js';
 
