@@ -9,7 +9,7 @@ import { ID, idBody } from '../engine/schemas.js';
 import type { Permission, ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 import { modelCall, modelServer } from './model-server.js';
-import { nextRunAfter, scheduleProblem, type Schedule } from '../learning/auto-learn.js';
+import { nextRunAfter, scheduleProblem, type Schedule } from '../learning/auto-learn-schedule.js';
 
 /** the column defaults of config_auto_learn (migration 0013) for a rule created without them */
 const SCHEDULE_DEFAULTS = { schedule_type: 'interval', interval_hours: 24, run_time: '03:00', time_zone: 'Asia/Shanghai', cron: '' };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage, contentTokens, covered, fingerprintOf, judgePair, nextRunAfter, scheduleProblem, sourcesOf, type Schedule } from './auto-learn.js';
+import { cleanMessage, contentTokens, covered, fingerprintOf, judgePair } from './auto-learn-judge.js';
+import { nextRunAfter, scheduleProblem, type Schedule } from './auto-learn-schedule.js';
+import { sourcesOf } from './auto-learn.js';
 
 const base: Schedule = { schedule_type: 'interval', interval_hours: 24, run_time: '03:00', time_zone: 'Asia/Shanghai', cron: '' };
 
