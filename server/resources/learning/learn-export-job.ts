@@ -9,7 +9,7 @@
 import { PassThrough } from 'node:stream';
 import type { Db } from '../../db/db.js';
 import type { JobKind, Ticker } from '../../jobs/types.js';
-import { batches, countRows, csvHeader, csvLines, EXPORT_KIND, EXPORT_TTL_MS, writeXlsx, type Lang } from './learn-export.js';
+import { batches, countRows, csvHeader, csvLines, EXPORT_KIND, EXPORT_TTL_MS, writeXlsx, type Lang } from './learn-export-file.js';
 import { learnMaterial } from './learn-material.js';
 
 interface ExportRecord {
