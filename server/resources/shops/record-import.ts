@@ -21,7 +21,9 @@
 import { Type } from '@sinclair/typebox';
 import { requestLang } from '../../http/lang.js';
 import type { JsonSchema, RouteContext, RouteDef } from '../../http/route.js';
-import { ingestBatch, KINDS, type IngestKind, type RecordStatus } from '../../ingest/ingest.js';
+import { ingestBatch, type RecordStatus } from '../../ingest/ingest.js';
+import { KINDS } from '../../ingest/kinds.js';
+import type { IngestKind } from '../../ingest/store.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { mustExist } from '../engine/refs.js';
 import type { Cells } from '../engine/sheet.js';
