@@ -9,7 +9,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { encryptSecret, maskSecret } from '../../ai/secrets.js';
-import { classifyAddress, urlProblem } from '../../http/outbound.js';
+import { classifyAddress } from '../../http/addresses.js';
+import { urlProblem } from '../../http/outbound.js';
 import { route } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';

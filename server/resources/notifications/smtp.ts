@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { encryptSecret, maskSecret } from '../../ai/secrets.js';
-import { classifyAddress } from '../../http/outbound.js';
+import { classifyAddress } from '../../http/addresses.js';
 import { invalid } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import type { Queryable } from '../../db/db.js';
