@@ -1,6 +1,5 @@
-import type { JsonSchema, RouteDef } from '../http/route.js';
+import type { RouteDef } from '../http/route.js';
 import { resourceRoutes } from './engine/routes.js';
-import { clientSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
 import { chatAssistant } from './learning/chat-assistant.js';
 import { douyinProduct } from './learning/douyin-product.js';
@@ -45,12 +44,3 @@ export const routes: RouteDef[] = [
   ...pageGroupRoutes,
   ...recordImportRoutes,
 ];
-
-/**
- * The field schemas of every resource, by resource name (`shop`, `shop/policy`, …): the same
- * JSON Schemas the server validates with, for matching client-side form validation. Each is an
- * object schema with `properties`, `required` (on create) and `x-read-only` (never in a body).
- */
-export function resourceFieldSchemas(): Record<string, JsonSchema> {
-  return Object.fromEntries(RESOURCES.map((r) => [r.name, clientSchema(r)]));
-}

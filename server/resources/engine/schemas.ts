@@ -118,16 +118,3 @@ export function listQuerySchema(def: ResourceDef): BuiltSchema<Fields> {
   }
   return built<Fields>({ type: 'object', additionalProperties: false, properties });
 }
-
-/** The field schemas of a resource as served to the client (writable fields, `required` list). */
-export function clientSchema(def: ResourceDef): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const readOnly: string[] = [];
-  for (const [name, f] of Object.entries(def.fields)) {
-    properties[name] = valueSchema(f);
-    if (f.required) required.push(name);
-    if (!writable(f)) readOnly.push(name);
-  }
-  return { type: 'object', properties, required, 'x-read-only': readOnly };
-}
