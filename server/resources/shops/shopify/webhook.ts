@@ -23,7 +23,6 @@ import { webhookSecret, type ConnectionRow } from './connection.js';
 import { noteItem, writeRecord, type Written } from './records.js';
 
 export const WEBHOOK_PATH = '/api/webhooks/shopify';
-export const WEBHOOK_TOPICS = ['orders/create', 'orders/updated', 'products/update', 'app/uninstalled'] as const;
 
 /** Whether `header` is the base64 HMAC-SHA256 of `body` under `secret` (constant-time compare). */
 export function verifyShopifyHmac(secret: string, body: Buffer, header: string | undefined): boolean {
