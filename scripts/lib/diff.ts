@@ -50,22 +50,12 @@ export function diffEntries(before: readonly SchemaEntry[], after: readonly Sche
   return out;
 }
 
-/** The one-line-per-schema text summary of plain documents (no file names). */
-export function diffTrees(before: readonly Doc[], after: readonly Doc[]): string[] {
-  return formatText(diffEntries(before.map((doc) => ({ doc })), after.map((doc) => ({ doc }))));
-}
-
 function describeNew(d: Doc): string {
   const parts = [String(d.kind)];
   const routes = Array.isArray(d.routes) ? d.routes : [];
   if (routes.length) parts.push(`routes ${routes.join(', ')}`);
   if (d.permission) parts.push(`needs ${show(d.permission)}`);
   return parts.join(', ');
-}
-
-/** The changes of one schema as texts, in reading order (no class markers). */
-export function diffSchema(o: Doc, n: Doc): string[] {
-  return diffSchemaChanges(o, n).map((c) => c.text);
 }
 
 /** The classified changes of one schema, in reading order (the version rule is applied by diffEntries). */
