@@ -3,10 +3,7 @@
  * fields (required, widget, validation, remote APIs), form modes and enum items.
  */
 import { canonicalJson, pointerSegment } from '../../server/schemas/canonical.js';
-import { apiChange, arrow, callChange, Changes, isObject, mapChange, permissionChange, propClass, same, show, type Doc } from './diff-model.js';
-
-const changedKeys = (a: Doc, b: Doc): string[] =>
-  [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !same(a[k], b[k])).sort();
+import { apiChange, arrow, callChange, changedKeys, Changes, isObject, mapChange, permissionChange, propClass, same, show, type Doc } from './diff-model.js';
 
 /** Lists of elements with a `key` (columns, actions, sections, tabs, detail items): added, removed, changed. */
 export function keyedChange(c: Changes, what: string, pointer: string, a: unknown, b: unknown) {

@@ -52,6 +52,9 @@ export function arrow(a: unknown, b: unknown): string {
   const cut = (s: string) => showValue(from ? `…${s.slice(from)}` : s);
   return `${cut(sa)} → ${cut(sb)}`;
 }
+export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+export const changedKeys = (a: Doc, b: Doc): string[] =>
+  [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !same(a[k], b[k])).sort();
 export const ptr = (...parts: Array<string | number>) => parts.map((p) => `/${pointerSegment(p)}`).join('');
 const API_REF = /^(GET|POST) [A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 const isApi = (v: unknown) => typeof v === 'string' && API_REF.test(v);

@@ -14,7 +14,7 @@
  * where it sits (in the new document; in the old one for what was removed). Pure functions
  * over parsed docs; the text and Markdown renderings are at the end.
  */
-import { arrow, Changes, COSMETIC_KEYS, listChange, permissionChange, ptr, same, show, callChange, type Change, type ChangeClass, type Doc, type SchemaDiff, type SchemaEntry } from './diff-model.js';
+import { arrow, callChange, Changes, COSMETIC_KEYS, listChange, permissionChange, ptr, same, show, strings, type Change, type ChangeClass, type Doc, type SchemaDiff, type SchemaEntry } from './diff-model.js';
 import { enumChange, formChange, keyedChange, modesChange } from './diff-elements.js';
 
 export { CLASSES, type Change, type ChangeClass, type SchemaDiff } from './diff-model.js';
@@ -91,7 +91,6 @@ export function diffSchemaChanges(o: Doc, n: Doc): Change[] {
 }
 
 const ACTION_LABEL = { toolbar: 'toolbar', rowActions: 'row', batchActions: 'batch' } as const;
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 // ---- renderings ----
 

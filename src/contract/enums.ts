@@ -98,5 +98,3 @@ export function enumColor(def: EnumDef, value: unknown): string | undefined {
   return findEnumItem(def, value)?.color;
 }
 
-/** A map from id for quick look-up (e.g. the `enums` of a schema/detail reply). */
-export type EnumMap = Readonly<Record<string, EnumDef>>;

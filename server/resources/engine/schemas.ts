@@ -80,7 +80,8 @@ export function updateBodySchema(def: ResourceDef): BuiltSchema<Fields & { id: n
 }
 
 export const idBody = Type.Object({ id: Id }, { additionalProperties: false });
-export const idQuery = idBody;
+/** `?id=` of a detail route (its own object: a query and a body schema are compiled apart) */
+export const idQuery = Type.Object({ id: Id }, { additionalProperties: false });
 
 /** Query of `x/list`: paging, keyword, the declared filters and sorts. */
 export function listQuerySchema(def: ResourceDef): BuiltSchema<Fields> {

@@ -8,7 +8,7 @@ import { telephonyConfig, type TelephonyConfig } from './config.js';
 import type { Dialer } from './dialer-types.js';
 import { twilioDialer } from './twilio.js';
 
-export type { CallResult, DialRequest, DialResult, Dialer } from './dialer-types.js';
+export type { DialRequest, DialResult, Dialer } from './dialer-types.js';
 
 export const DRY_RUN_OUTCOME = 'not dialled (dry run) / 未拨打（演练）';
 
