@@ -17,17 +17,14 @@
  * 60 s: caches filling, JIT, PGlite's buffers); the server runs with --expose-gc and collects its
  * garbage every 5 s, so RSS is what it keeps. `--out file.json` writes the figures.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { ensureServerBuilt, SERVER_ENTRY } from './lib/server-build.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { call, CallError, connect, recordError, stats } from './lib/soak-client.js';
+import { rssMb, startServer } from './lib/soak-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,188 +51,6 @@ const MB = 1024 * 1024;
 
 const ADMIN_EMAIL = 'soak-admin@example.com';
 const ADMIN_PASSWORD = `soak-${randomBytes(9).toString('hex')}`;
-
-// ---------------------------------------------------------------------------------------------
-// the server
-
-interface Memory {
-  heap: number;
-  external: number;
-  buffers: number;
-}
-/** the server's latest report of its own memory */
-let lastMemory: Memory | null = null;
-
-interface Server {
-  url: string;
-  pid: number;
-  output: () => string;
-  stop: () => Promise<void>;
-  exited: () => boolean;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  // every 5 s the server collects its garbage (a full GC) and reports its memory on stderr: RSS
-  // then measures what the server keeps, not garbage V8 has not got round to collecting yet
-  // (without it the JS heap climbs for minutes under this load and falls back at the next
-  // major GC, which reads as a leak in a short run)
-  const probe = `data:text/javascript,setInterval(()=>{globalThis.gc();const m=process.memoryUsage();process.stderr.write('SOAKMEM '+JSON.stringify({heap:m.heapUsed,external:m.external,buffers:m.arrayBuffers})+'\\n')},5000).unref()`;
-  await ensureServerBuilt({ quiet: true });
-  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, SERVER_ENTRY], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: '1',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      STATIC_DIR: path.join(ROOT, 'no-dist'),
-      // one address sends everything here: the per-address request limit would refuse most of it
-      RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  let gone = false;
-  child.stdout.on('data', (d) => (text += d));
-  child.stderr.on('data', (d: Buffer) => {
-    for (const line of d.toString().split('\n')) {
-      if (line.startsWith('SOAKMEM ')) {
-        try {
-          lastMemory = JSON.parse(line.slice(8)) as Memory;
-        } catch {
-          /* a line cut in two */
-        }
-      } else if (line) text += line + '\n';
-    }
-  });
-  const done = new Promise<void>((r) => child.once('exit', () => ((gone = true), r())));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 180 s:\n${text}`)), 180_000);
-    const check = () => {
-      const m = /running at (http:\/\/\S+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before it started:\n${text}`));
-    });
-  });
-  return {
-    url,
-    pid: child.pid!,
-    output: () => text,
-    exited: () => gone,
-    async stop() {
-      if (gone) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await done;
-      clearTimeout(t);
-    },
-  };
-}
-
-/** resident set size of a process in MB (Linux /proc; elsewhere `ps`) */
-function rssMb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    if (m) return Number(m[1]) / 1024;
-  } catch {
-    /* not Linux */
-  }
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
-}
-
-// ---------------------------------------------------------------------------------------------
-// the client
-
-interface Session {
-  headers: Record<string, string>;
-}
-
-async function signIn(url: string): Promise<Session> {
-  const res = await fetch(`${url}/api/admin/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  const body = (await res.json()) as { code: number; msg: string; data?: { user?: { token?: string } } };
-  const token = body.data?.user?.token;
-  if (body.code !== 10000 || !token) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(body)}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return { headers: { 'admin-token': token, cookie } };
-}
-
-class CallError extends Error {}
-
-const stats = {
-  requests: 0,
-  errors: 0,
-  errorKinds: new Map<string, number>(),
-  latencies: [] as number[],
-  intervalLatencies: [] as number[],
-  intervalRequests: 0,
-  intervalErrors: 0,
-  /** latencies per call (method + path), for the slowest calls in the summary */
-  perCall: new Map<string, number[]>(),
-};
-
-function recordError(kind: string) {
-  stats.errors++;
-  stats.intervalErrors++;
-  stats.errorKinds.set(kind, (stats.errorKinds.get(kind) ?? 0) + 1);
-}
-
-let session: Session;
-let base = '';
-
-/** One API call: HTTP 200 and envelope 10000 or it counts as an error (and throws). */
-async function call<T = any>(method: 'GET' | 'POST', p: string, payload?: Record<string, unknown>): Promise<T> {
-  const u = new URL(`${base}/api/admin/${p}`);
-  if (method === 'GET') for (const [k, v] of Object.entries(payload ?? {})) u.searchParams.set(k, String(v));
-  const t0 = performance.now();
-  let kind = '';
-  let data: T | undefined;
-  try {
-    const res = await fetch(u, {
-      method,
-      headers: { ...session.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
-      body: method === 'POST' ? JSON.stringify(payload ?? {}) : undefined,
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
-    if (res.status !== 200) kind = `HTTP ${res.status} ${method} ${p}: ${text.slice(0, 120)}`;
-    else {
-      const body = JSON.parse(text) as { code: number; msg: string; data: T };
-      if (body.code !== 10000) kind = `code ${body.code} ${method} ${p}: ${body.msg.slice(0, 120)}`;
-      data = body.data;
-    }
-  } catch (err) {
-    kind = `${(err as Error).name === 'TimeoutError' ? 'timeout' : 'network'} ${method} ${p}: ${(err as Error).message}`;
-  }
-  const ms = performance.now() - t0;
-  stats.requests++;
-  stats.intervalRequests++;
-  stats.latencies.push(ms);
-  stats.intervalLatencies.push(ms);
-  const key = `${method} ${p}`;
-  let list = stats.perCall.get(key);
-  if (!list) stats.perCall.set(key, (list = []));
-  list.push(ms);
-  if (kind) {
-    recordError(kind);
-    throw new CallError(kind);
-  }
-  return data as T;
-}
 
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
 
@@ -307,12 +122,11 @@ async function main(): Promise<number> {
   }
   const db = args.pg ? 'PostgreSQL' : 'PGlite';
   console.log(`soak: ${minutes} min, ${connections} connections, ${db}; starting the server…`);
-  const server = await startServer(env);
-  base = server.url;
+  const server = await startServer(env, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const rss: Array<{ t: number; mb: number; heapMb?: number; externalMb?: number }> = [];
   let code = 0;
   try {
-    session = await signIn(base);
+    await connect(server.url, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     shopIds = (await call<{ list: Array<{ id: number }> }>('GET', 'shop/list', { page_size: 50 })).list.map((x) => x.id);
     customerIds = (await call<{ list: Array<{ id: number }> }>('GET', 'customer/list', { page_size: 50 })).list.map((x) => x.id);
     if (!shopIds.length || !customerIds.length) throw new Error('no demo shops or customers to work on');
@@ -326,7 +140,7 @@ async function main(): Promise<number> {
     const deadline = started + durationMs;
     const sample = () => {
       if (!server.exited()) {
-        const m = lastMemory;
+        const m = server.memory();
         rss.push({ t: Date.now() - started, mb: rssMb(server.pid), heapMb: m ? m.heap / MB : undefined, externalMb: m ? m.external / MB : undefined });
       }
     };

@@ -30,8 +30,8 @@ import { registerHealth } from './routes/health.js';
 import { configureSecrets, secretSettings } from './ai/secrets.js';
 import { configureOutbound } from './http/outbound.js';
 import { registerJsonParser } from './http/json-shape.js';
-import { registerTelephony } from './voice/callback.js';
-import { registerShopifyWebhooks } from './resources/shopify/webhook.js';
+import { registerTelephony } from './resources/voice/calls/callback.js';
+import { registerShopifyWebhooks } from './resources/shops/shopify/webhook.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -162,9 +162,9 @@ export async function buildApp({ config, db, routes, jobs, clock, onPhase, worke
   // writes through the app are tracked so short-lived read caches (sessions, list totals) drop
   // what a write made stale; pass a db already wrapped to share the tracker (tests do)
   registerRoutes(app, tracked, list);
-  // the telephony provider's signed status callback (public, form-encoded: server/voice/callback.ts)
+  // the telephony provider's signed status callback (public, form-encoded: server/resources/voice/calls/callback.ts)
   await registerTelephony(app, tracked);
-  // Shopify's signed webhooks (public, raw JSON body: server/resources/shopify/webhook.ts)
+  // Shopify's signed webhooks (public, raw JSON body: server/resources/shops/shopify/webhook.ts)
   await registerShopifyWebhooks(app, tracked);
   await registerStatic(app, config.staticDir);
   phase('app: routes');

@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readSchemaDocs, readSchemaDocsAt } from './docs.js';
-import { diffSchema, diffTrees } from './diff.js';
+import { readSchemaFiles, readSchemaFilesAt } from './docs.js';
+import { diffEntries, diffSchemaChanges, formatText } from './diff.js';
 import { FORM_FILE, LIST_FILE, formDoc, listDoc, makeFixture } from './test-fixture.js';
 
 type Doc = Record<string, any>;
+
+/** the one-line-per-schema summary of plain documents (no file names) */
+const diffTrees = (before: Doc[], after: Doc[]) => formatText(diffEntries(before.map((doc) => ({ doc })), after.map((doc) => ({ doc }))));
+/** the changes of one schema as texts, in reading order */
+const diffSchema = (o: Doc, n: Doc) => diffSchemaChanges(o, n).map((c) => c.text);
 
 const shopV3 = (): Doc => ({
   ...listDoc(),
@@ -124,7 +129,7 @@ describe('schemas:diff', () => {
         d.version = 2;
         delete d.schema.properties.name['x-validator'];
       });
-      const lines = diffTrees(await readSchemaDocsAt(fx.root, 'HEAD'), await readSchemaDocs(fx.root));
+      const lines = formatText(diffEntries(await readSchemaFilesAt(fx.root, 'HEAD'), await readSchemaFiles(fx.root)));
       expect(lines).toEqual([
         'demo.item_form v1→v2: RISKY field name no longer required',
         'demo.item_list v1→v2: column created_at added',

@@ -83,5 +83,3 @@ export async function readSchemaFilesAt(root: string, ref: string): Promise<Sche
   return docs.filter((d): d is SchemaFile => d !== null);
 }
 
-export const readSchemaDocs = async (root: string): Promise<Doc[]> => (await readSchemaFiles(root)).map((e) => e.doc);
-export const readSchemaDocsAt = async (root: string, ref: string): Promise<Doc[]> => (await readSchemaFilesAt(root, ref)).map((e) => e.doc);

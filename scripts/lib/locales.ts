@@ -7,7 +7,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export const LOCALES = ['zh-CN', 'en-US'] as const;
-export type Locale = (typeof LOCALES)[number];
 
 type Tree = { [k: string]: unknown };
 export type LocaleTrees = Record<string, Tree>;

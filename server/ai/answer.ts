@@ -21,7 +21,7 @@ import { DEFAULT_PROMPT, fillPrompt, knowledgeBlock } from './respond-prompt.js'
 import { searchKnowledge, type Hit, type SearchResult } from './retrieval/search.js';
 import type { Attempt, ChatMessage, Sampling } from './gateway/types.js';
 
-export { BUILTIN_LABEL, BUILTIN_MODEL, NOTHING_FOUND, type Citation } from './respond-builtin.js';
+export { BUILTIN_LABEL, type Citation } from './respond-builtin.js';
 
 /** An earlier turn of the conversation (the playground's, a multi-turn dataset sample's), sent before the question. */
 export interface ChatTurn {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SHAPE_LIMITS, ShapeScanner, shapeProblem } from './json-shape.js';
+import { SHAPE_LIMITS, ShapeScanner, type ShapeLimits } from './json-shape.js';
+
+/** the first limit `text` crosses, or null (the scanner over a whole text) */
+const shapeProblem = (text: string, limits: ShapeLimits = SHAPE_LIMITS) => new ShapeScanner(limits).feed(Buffer.from(text, 'utf8'));
 
 const deep = (n: number, inner = '1') => '{"a":'.repeat(n) + inner + '}'.repeat(n);
 

@@ -132,11 +132,6 @@ export class ShapeScanner {
   }
 }
 
-/** The first limit `text` crosses, or null (the scanner over a whole text). */
-export function shapeProblem(text: string, limits: ShapeLimits = SHAPE_LIMITS): ShapeProblem | null {
-  return new ShapeScanner(limits).feed(Buffer.from(text, 'utf8'));
-}
-
 /** Requests refused for their shape: answered with HTTP 400 (the envelope's code is 40001). */
 const refusedShape = new WeakSet<FastifyRequest>();
 

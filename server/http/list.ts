@@ -5,13 +5,7 @@ import type { JsonSchema } from './route.js';
 
 export const MAX_PAGE_SIZE = 1000;
 
-/** Query-schema properties every list takes: `page` (from 1) and `page_size` (default 10, max 1000). */
-export const pageProps: Record<string, JsonSchema> = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-};
-
-/** `pageProps` as TypeBox schemas, for routes declared with `route()` (the same JSON). */
+/** `page` (from 1) and `page_size` (default 10, max 1000) as TypeBox schemas, for routes declared with `route()`. */
 export const pageFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),

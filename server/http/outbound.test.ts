@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddress, checkTarget, classifyAddress, describeOutboundError, embeddedIPv4, OutboundError, type OutboundSettings, type Resolver } from './outbound.js';
+import { classifyAddress, embeddedIPv4 } from './addresses.js';
+import { checkAddress, checkTarget, describeOutboundError, OutboundError, type OutboundSettings, type Resolver } from './outbound.js';
 
 /** names → addresses, no network */
 const fakeDns =

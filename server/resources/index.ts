@@ -1,23 +1,22 @@
-import type { JsonSchema, RouteDef } from '../http/route.js';
+import type { RouteDef } from '../http/route.js';
 import { resourceRoutes } from './engine/routes.js';
-import { clientSchema } from './engine/schemas.js';
 import type { ResourceDef } from './engine/types.js';
-import { chatAssistant } from './chat-assistant.js';
-import { douyinProduct } from './douyin-product.js';
-import { learnDoc } from './learn-doc.js';
-import { knowledgeRoutes, learnKnowledge, learnMaterial } from './learn-material.js';
-import { customer, mailAccount, merchantRoutes } from './merchant.js';
-import { NOTIFY_RESOURCES, notification } from './notification.js';
-import { order } from './order.js';
-import { plan, planConfigRoute } from './plan.js';
-import { learnTodoRoute } from './learn-todo.js';
-import { planOrder, planOrderRoutes } from './plan-order.js';
-import { learnPolicy, learnPolicyProduct, policy } from './policy.js';
-import { productDesc } from './product-desc.js';
-import { shop, shopRoutes } from './shop.js';
+import { chatAssistant } from './learning/chat-assistant.js';
+import { douyinProduct } from './learning/douyin-product.js';
+import { learnDoc } from './learning/learn-doc.js';
+import { knowledgeRoutes, learnKnowledge, learnMaterial } from './learning/learn-material.js';
+import { customer, mailAccount, merchantRoutes } from './shops/merchant.js';
+import { NOTIFY_RESOURCES, notification } from './notifications/notification.js';
+import { order } from './shops/order.js';
+import { plan, planConfigRoute } from './shops/plan.js';
+import { learnTodoRoute } from './learning/learn-todo.js';
+import { planOrder, planOrderRoutes } from './shops/plan-order.js';
+import { learnPolicy, learnPolicyProduct, policy } from './learning/policy.js';
+import { productDesc } from './learning/product-desc.js';
+import { shop, shopRoutes } from './shops/shop.js';
 import { pageGroupRoutes, replyTemplate } from './page-groups/index.js';
 import { SESSION_RESOURCES, sessionRoutes } from './sessions/index.js';
-import { recordImportRoutes } from './record-import.js';
+import { recordImportRoutes } from './shops/record-import.js';
 import { VOICE_RESOURCES, voiceRoutes } from './voice/index.js';
 import { LAB_RESOURCES } from './lab/index.js';
 
@@ -45,12 +44,3 @@ export const routes: RouteDef[] = [
   ...pageGroupRoutes,
   ...recordImportRoutes,
 ];
-
-/**
- * The field schemas of every resource, by resource name (`shop`, `shop/policy`, …): the same
- * JSON Schemas the server validates with, for matching client-side form validation. Each is an
- * object schema with `properties`, `required` (on create) and `x-read-only` (never in a body).
- */
-export function resourceFieldSchemas(): Record<string, JsonSchema> {
-  return Object.fromEntries(RESOURCES.map((r) => [r.name, clientSchema(r)]));
-}

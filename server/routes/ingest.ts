@@ -8,7 +8,8 @@
 import { Type } from '@sinclair/typebox';
 import { pickLang, requestLang } from '../http/lang.js';
 import { defineRoutes, route, type RouteDef } from '../http/route.js';
-import { ingestBatch, KINDS } from '../ingest/ingest.js';
+import { ingestBatch } from '../ingest/ingest.js';
+import { KINDS } from '../ingest/kinds.js';
 
 export const INGEST_MAX_RECORDS = 1000;
 /** a batch of 1,000 sessions with their messages is larger than the console's 1 MiB */

@@ -4,6 +4,6 @@
  * notification delivery's read token), never by a console session.
  */
 import type { RouteDef } from '../http/route.js';
-import { merchantReadRoute } from '../resources/notification.js';
+import { merchantReadRoute } from '../resources/notifications/notification.js';
 
 export const routes: RouteDef[] = [merchantReadRoute];

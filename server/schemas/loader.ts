@@ -10,7 +10,7 @@ import { localesDirFor, setPermissionLocalesDir } from './permission-tree.js';
 import { SchemaStore, setSchemaStore } from './store.js';
 import { watchSchemas, type SchemaWatcher, type WatchLog } from './watch.js';
 
-export { DEFAULT_SCHEMAS_DIR, displayPath, listJsonFiles, readSchemas, type LoadedFiles } from './read.js';
+export { DEFAULT_SCHEMAS_DIR, listJsonFiles, readSchemas } from './read.js';
 
 export interface LoadOptions {
   /** watch the folder and swap changed files in (dev); default: env SCHEMA_WATCH=1 */

@@ -5,7 +5,7 @@
  * account, and no public emulator or sandbox exists that a test of ours could run against. We
  * implement nothing we cannot check, so the adapter says so instead of pretending: a sync of a
  * Douyin shop fails at once with this reason, and docs/integrations.md "Douyin" says the same.
- * Douyin product knowledge keeps arriving through the Douyin product import (server/resources/douyin-import.ts)
+ * Douyin product knowledge keeps arriving through the Douyin product import (server/resources/learning/douyin-import.ts)
  * and the ingestion API.
  */
 import { PlatformRefused, type ShopAdapter } from './types.js';

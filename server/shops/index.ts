@@ -1,7 +1,7 @@
 /**
  * The adapter of a connected shop: Shopify (the real Admin API, or the sandbox emulator for a
  * sandbox connection) or Douyin (which says what it cannot do). Shop types without an adapter
- * (Shopline, custom sites) are not connectable: server/resources/shopify/connection.ts refuses them.
+ * (Shopline, custom sites) are not connectable: server/resources/shops/shopify/connection.ts refuses them.
  */
 import { douyinAdapter } from './douyin.js';
 import { sandboxTransport } from './sandbox.js';

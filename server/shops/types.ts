@@ -1,6 +1,6 @@
 /**
  * The shop-platform adapter interface: what a sync asks of a platform, whatever the platform.
- * A sync (server/resources/shopify/sync-job.ts) pulls pages of one kind at a time, from a cursor,
+ * A sync (server/resources/shops/shopify/sync-job.ts) pulls pages of one kind at a time, from a cursor,
  * of the records changed since a watermark, and writes each page with its cursor in one
  * transaction. Shopify implements it (server/shops/shopify); Douyin says what it cannot do
  * (server/shops/douyin.ts).

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ENUM_IDS, enumColor, enumLabel, enumOptions, findEnumItem, type EnumDef } from './enums.js';
+import { ENUM_IDS, enumColor, enumLabel, findEnumItem, type EnumDef } from './enums.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas/enums');
 const load = (id: string) => JSON.parse(readFileSync(path.join(dir, `${id}.json`), 'utf8')) as EnumDef;
@@ -47,9 +47,5 @@ describe('enums contract', () => {
     expect(enumLabel(def, 7, 'en-US')).toBe('7');
     expect(enumLabel(def, null, 'en-US')).toBe('');
     expect(enumColor(def, 1)).toBe('success');
-    expect(enumOptions(def, 'en-US')).toEqual([
-      { label: 'Enabled', value: 1 },
-      { label: 'Disabled', value: 0 },
-    ]);
   });
 });

@@ -98,10 +98,3 @@ export function enumColor(def: EnumDef, value: unknown): string | undefined {
   return findEnumItem(def, value)?.color;
 }
 
-/** `{ label, value }` options for selects, radio groups and filters. */
-export function enumOptions(def: EnumDef, locale: EnumLocale): Array<{ label: string; value: EnumValue }> {
-  return def.items.map((i) => ({ label: i.label[locale], value: i.value }));
-}
-
-/** A map from id for quick look-up (e.g. the `enums` of a schema/detail reply). */
-export type EnumMap = Readonly<Record<string, EnumDef>>;

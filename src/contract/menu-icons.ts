@@ -17,4 +17,3 @@ export const MENU_ICON_NAMES = [
   'UnorderedListOutlined', 'UserOutlined', 'UserSwitchOutlined',
 ] as const;
 
-export type MenuIconName = (typeof MENU_ICON_NAMES)[number];

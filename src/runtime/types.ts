@@ -3,13 +3,11 @@
  * what the loader and the server exchange.
  */
 import type {
-  MetaKind,
   PageKind,
   PageSchema,
   TAction,
   TColumn,
   TDetailSchema,
-  TEnumItem,
   TEnumSchema,
   TFormMode,
   TFormSchema,
@@ -22,13 +20,11 @@ import type {
 } from '../../schemas/meta/src/index.js';
 
 export type {
-  MetaKind,
   PageKind,
   PageSchema,
   TAction as ActionSpec,
   TColumn as ColumnSpec,
   TDetailSchema as DetailSchema,
-  TEnumItem as EnumItem,
   TEnumSchema as EnumSchema,
   TFormMode as FormMode,
   TFormSchema as FormSchema,

@@ -15,7 +15,6 @@ import { describeOutboundError } from '../../http/outbound.js';
 
 export const JOB_STATUSES = ['validating_files', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type RemoteStatus = (typeof JOB_STATUSES)[number];
-export const FINAL_STATUSES: readonly RemoteStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 export interface RemoteFile {
   id: string;

@@ -44,7 +44,8 @@
  */
 export { chat, chatStream, samplingFor } from './chat.js';
 export { costOf } from './record.js';
-export { embed, testConnection, type EmbedRequest } from './embed-test.js';
+export { embed, type EmbedRequest } from './embed.js';
+export { testConnection } from './connection-test.js';
 export { listModelServers } from './servers.js';
 export { bucketOf, pickDivert } from './plan.js';
 export type {

@@ -17,7 +17,7 @@
  * is not asked for again (it ranks by BM25 only).
  */
 import type { Db, Queryable } from '../../db/db.js';
-import { embed } from '../gateway/embed-test.js';
+import { embed } from '../gateway/embed.js';
 import { firstEnabled } from '../gateway/servers.js';
 import type { JobContext, JobKind, Ticker } from '../../jobs/types.js';
 

@@ -7,7 +7,7 @@
  * `knowledge_pending` row in the writer's transaction; `syncKnowledge` re-indexes the pending
  * sources and deletes their rows in one transaction. It runs before every search (so a policy
  * saved a moment ago is found), on the `knowledge.sync` tick, and at the end of the demo seed.
- * Learned documents are chunked by their learning job (server/resources/learn-doc-job.ts), which
+ * Learned documents are chunked by their learning job (server/resources/learning/learn-doc-job.ts), which
  * calls `reindexSources` itself; one inserted already learned (the demo seed, an import) is queued
  * by the trigger's INSERT case (migration 0028) like any other source.
  */

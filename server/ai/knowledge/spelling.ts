@@ -57,9 +57,6 @@ export interface Correction {
 
 const FUNCTION_WORDS = [...new Set(eng.map((w) => w.toLowerCase()).filter((w) => /^[a-z]+$/.test(w) && w.length >= 3))];
 
-/** Is `raw` (as typed, lower case, letters only) a candidate for correction at all? */
-export const correctable = (raw: string): boolean => /^[a-z]+$/.test(raw) && maxEdits(raw.length) > 0;
-
 /**
  * The correction of one typed word (`raw` as typed, lower case; `token` as the index would have
  * it), or null. `lexicon`: the lexicon's words (stemmed tokens); `knowledge`: the words of the

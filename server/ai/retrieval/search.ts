@@ -15,12 +15,11 @@
  * the ranking is BM25 alone, exactly as without embeddings, and the result says why.
  */
 import type { Db, Queryable } from '../../db/db.js';
-import { embed } from '../gateway/embed-test.js';
+import { embed } from '../gateway/embed.js';
 import { embeddingServer, normalize } from '../knowledge/embed.js';
 import { syncKnowledge, type SourceType } from '../knowledge/index.js';
 import { expandWithDictionary } from '../knowledge/expand.js';
 import type { Expansion } from '../knowledge/lexicon.js';
-import { tokenize } from '../knowledge/segment.js';
 import { filterSql, knownTerms, matchSql, scopeWords, smallScope, type SearchFilters } from './scope.js';
 
 export type { SearchFilters } from './scope.js';
@@ -103,9 +102,6 @@ export const VECTOR_SCAN_MAX = 5000;
 
 const K1 = 1.2;
 const B = 0.75;
-
-/** The distinct words of a query, as they are indexed. */
-export const queryTerms = (query: string): string[] => [...new Set(tokenize(query))];
 
 /** A word the lexicon added to a question (server/ai/knowledge/lexicon.ts) weighs this much of one of its own. */
 export const EXPANSION_WEIGHT = 0.6;

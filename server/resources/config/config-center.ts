@@ -9,7 +9,7 @@ import { ID, idBody } from '../engine/schemas.js';
 import type { Permission, ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 import { modelCall, modelServer } from './model-server.js';
-import { nextRunAfter, scheduleProblem, type Schedule } from '../auto-learn.js';
+import { nextRunAfter, scheduleProblem, type Schedule } from '../learning/auto-learn-schedule.js';
 
 /** the column defaults of config_auto_learn (migration 0013) for a rule created without them */
 const SCHEDULE_DEFAULTS = { schedule_type: 'interval', interval_hours: 24, run_time: '03:00', time_zone: 'Asia/Shanghai', cron: '' };
@@ -110,7 +110,7 @@ export const autoLearn: ResourceDef = {
     name: F.str(100, { required: true, sort: true }, 1),
     source_type: F.enumOf(ids(POLICY_SOURCE_TYPES), { required: true }),
     min_confidence: { schema: { type: 'number', minimum: 0, maximum: 1 }, select: 't.min_confidence::float8' },
-    // when the rule runs (server/resources/auto-learn.ts): every interval_hours, daily at
+    // when the rule runs (server/resources/learning/auto-learn.ts): every interval_hours, daily at
     // run_time in time_zone, or on a cron expression in time_zone
     schedule_type: F.enumOf(['interval', 'daily', 'cron'] as const),
     interval_hours: F.int(1, 720),

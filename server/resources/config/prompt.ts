@@ -5,7 +5,7 @@ import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 import { promptVersionRoutes, stampAuthor } from './prompt-versions.js';
 
-export { PLAYGROUND_BODY, doneEvent, playgroundOptionsRoute, playgroundRoute, type PlaygroundInput } from './playground.js';
+export { playgroundOptionsRoute, playgroundRoute } from './playground.js';
 
 /** learn/promptManagement: prompt templates (`{{shop}}`, `{{policies}}`, `{{question}}` placeholders) and the model server they are meant for. */
 export const prompt: ResourceDef = {

@@ -24,9 +24,57 @@ export { BATCH_ACTION_CAP };
 export interface BatchResult {
   id: number;
   ok: boolean;
+  /** ok, but nothing to do: the row was already so (`msg` says how) */
+  skipped?: boolean;
   /** the refusal's code (40009 status, 40004 gone, …) */
   code?: number;
   msg?: string;
+}
+
+/** The reply of a batch: its counts (done = changed, skipped = already so, refused) and one result per row. */
+export const BATCH_REPLY_PROPS = {
+  total: { type: 'integer' },
+  done: { type: 'integer' },
+  skipped: { type: 'integer' },
+  refused: { type: 'integer' },
+  results: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, ok: { type: 'boolean' }, skipped: { type: 'boolean' }, code: { type: 'integer' }, msg: { type: 'string' } },
+    },
+  },
+};
+
+/**
+ * Runs `run` for each id on its own, inside a savepoint: a row `run` refuses (an AppError: its
+ * status does not allow it, it is gone) is rolled back alone and reported with the refusal's code
+ * and message in the caller's language; a row for which `run` returns a text was left as it was
+ * (`skipped`, the text — "english / 中文" — says why). Any other error ends the whole call.
+ */
+export async function eachRow(ctx: RouteContext, ids: number[], run: (id: number) => Promise<string | void>): Promise<BatchResult[]> {
+  const lang = requestLang(ctx.req);
+  const results: BatchResult[] = [];
+  for (const id of ids) {
+    await ctx.db.query('SAVEPOINT batch_row');
+    try {
+      const skip = await run(id);
+      await ctx.db.query('RELEASE SAVEPOINT batch_row');
+      results.push(skip ? { id, ok: true, skipped: true, msg: pickLang(skip, lang) } : { id, ok: true });
+    } catch (e) {
+      await ctx.db.query('ROLLBACK TO SAVEPOINT batch_row');
+      if (!(e instanceof AppError)) throw e;
+      results.push({ id, ok: false, code: e.code, msg: pickLang(e.message, lang) });
+    }
+  }
+  return results;
+}
+
+/** The counts of a batch's results, for its reply. */
+export function batchCounts(results: BatchResult[]) {
+  const refused = results.filter((r) => !r.ok).length;
+  const skipped = results.filter((r) => r.skipped).length;
+  return { total: results.length, done: results.length - refused - skipped, skipped, refused };
 }
 
 const toAccess = (p: Permission) => ({ permission: p });
@@ -69,41 +117,17 @@ export function batchActionRoute(def: ResourceDef, permission: Permission, actio
       },
       { additionalProperties: false },
     ),
-    reply: {
-      type: 'object',
-      properties: {
-        action: { type: 'string' },
-        total: { type: 'integer' },
-        done: { type: 'integer' },
-        refused: { type: 'integer' },
-        results: {
-          type: 'array',
-          items: { type: 'object', properties: { id: { type: 'integer' }, ok: { type: 'boolean' }, code: { type: 'integer' }, msg: { type: 'string' } } },
-        },
-      },
-    },
+    reply: { type: 'object', properties: { action: { type: 'string' }, ...BATCH_REPLY_PROPS } },
     handler: async (ctx) => {
       const { action, ids, filter } = ctx.body;
       if (!ids === !filter) throw invalid([{ field: 'ids', message: 'send either ids or filter / 请提供 ids 或 filter 之一' }]);
       const single = actions[action];
       if (!allowed(single.access, ctx.user)) throw new AppError(Code.FORBIDDEN);
       const targets = ids ?? (await idsOfFilter(def, ctx, filter ?? {}));
-      const lang = requestLang(ctx.req);
-      const results: BatchResult[] = [];
-      for (const id of targets) {
-        await ctx.db.query('SAVEPOINT batch_row');
-        try {
-          await single.handler({ ...ctx, body: { id } });
-          await ctx.db.query('RELEASE SAVEPOINT batch_row');
-          results.push({ id, ok: true });
-        } catch (e) {
-          await ctx.db.query('ROLLBACK TO SAVEPOINT batch_row');
-          if (!(e instanceof AppError)) throw e;
-          results.push({ id, ok: false, code: e.code, msg: pickLang(e.message, lang) });
-        }
-      }
-      const done = results.filter((r) => r.ok).length;
-      return { action, total: results.length, done, refused: results.length - done, results };
+      const results = await eachRow(ctx, targets, async (id) => {
+        await single.handler({ ...ctx, body: { id } });
+      });
+      return { action, ...batchCounts(results), results };
     },
   });
 }

@@ -80,7 +80,8 @@ export function updateBodySchema(def: ResourceDef): BuiltSchema<Fields & { id: n
 }
 
 export const idBody = Type.Object({ id: Id }, { additionalProperties: false });
-export const idQuery = idBody;
+/** `?id=` of a detail route (its own object: a query and a body schema are compiled apart) */
+export const idQuery = Type.Object({ id: Id }, { additionalProperties: false });
 
 /** Query of `x/list`: paging, keyword, the declared filters and sorts. */
 export function listQuerySchema(def: ResourceDef): BuiltSchema<Fields> {
@@ -117,17 +118,4 @@ export function listQuerySchema(def: ResourceDef): BuiltSchema<Fields> {
     properties.then_order = { type: 'string', enum: ['asc', 'desc'] };
   }
   return built<Fields>({ type: 'object', additionalProperties: false, properties });
-}
-
-/** The field schemas of a resource as served to the client (writable fields, `required` list). */
-export function clientSchema(def: ResourceDef): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const readOnly: string[] = [];
-  for (const [name, f] of Object.entries(def.fields)) {
-    properties[name] = valueSchema(f);
-    if (f.required) required.push(name);
-    if (!writable(f)) readOnly.push(name);
-  }
-  return { type: 'object', properties, required, 'x-read-only': readOnly };
 }

@@ -1,5 +1,4 @@
 import type { Access, JsonSchema, RouteContext, RouteDef } from '../../http/route.js';
-import type { Queryable } from '../../db/db.js';
 
 /** How a field can be filtered in `GET x/list`. */
 export type FilterKind =
@@ -97,4 +96,3 @@ export type Row = Record<string, unknown>;
 
 export const toAccess = (p: Permission): Access => ({ permission: p });
 
-export type { Queryable };

@@ -15,7 +15,7 @@ import { databaseUnavailable } from '../../db/unavailable.js';
 import { JobCancelled, JobInterrupted, PermanentJobError, type JobContext, type JobKind } from '../../jobs/types.js';
 import type { Sample } from './samples.js';
 
-export { RESULT_COLUMNS, evaluateSample, modelFailure, setupOf, unlabelled, type ResultValues, type RunSetup } from './run-answer.js';
+export { RESULT_COLUMNS, evaluateSample, setupOf, type ResultValues } from './run-answer.js';
 import { LEASE_LIVE, RUN_AREAS, RUN_KIND, isRunTable, runTitle, type RunArea, type RunJobData } from './run-start.js';
 
 /** how long one job works before it hands over to a continuation (tests shorten it) */

@@ -95,6 +95,3 @@ export function checkList(list: unknown[]): ParseResult {
   }
   return { ok: true, samples };
 }
-
-/** Samples as JSON lines (the edit form shows them so). */
-export const toJsonl = (samples: Sample[]): string => samples.map((s) => JSON.stringify(s)).join('\n');

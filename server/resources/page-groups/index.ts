@@ -10,9 +10,7 @@ import type { RouteDef } from '../../http/route.js';
 import { modalRoutes } from './modals.js';
 import { syncRoutes } from './sync.js';
 
-export { PG } from './keys.js';
-export { replyTemplate, TEMPLATE_KINDS, TEMPLATE_LANGUAGES } from './templates.js';
-export { shopSyncKind, SYNC_KIND, SYNC_SCOPES } from './sync.js';
-export { estimateTokens } from './modals.js';
+export { replyTemplate } from './templates.js';
+export { shopSyncKind } from './sync.js';
 
 export const pageGroupRoutes: RouteDef[] = [...syncRoutes, ...modalRoutes];

@@ -1,7 +1,7 @@
 /**
  * Sync message and log: `POST shop/sync` starts a `shop.sync` job of the work engine, whose rows
  * are the sync log (`GET shop-sync/list`, `GET shop-sync/detail`, also read by the result pages).
- * A shop connected to its platform (server/resources/shopify) is pulled from it — Shopify's Admin
+ * A shop connected to its platform (server/resources/shops/shopify) is pulled from it — Shopify's Admin
  * API or the built-in sandbox; a shop without a connection is counted from what the ingestion API
  * brought in, and the log says which (`source`: shopify | sandbox | ingested).
  */
@@ -14,9 +14,9 @@ import { StringEnum } from '../../http/typebox.js';
 import { PermanentJobError, type JobKind } from '../../jobs/types.js';
 import { mustExist } from '../engine/refs.js';
 import { Id, idQuery } from '../engine/schemas.js';
-import { connectionRoutes, loadConnection } from '../shopify/connection.js';
-import { entitiesOf, runPlatformSync } from '../shopify/sync-job.js';
-import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shopify/sync-log.js';
+import { connectionRoutes, loadConnection } from '../shops/shopify/connection.js';
+import { entitiesOf, runPlatformSync } from '../shops/shopify/sync-job.js';
+import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shops/shopify/sync-log.js';
 import { nint, nstr, PG } from './keys.js';
 
 export const SYNC_KIND = 'shop.sync';
@@ -33,7 +33,7 @@ const count = async (q: Queryable, sql: string, params: unknown[]) => Number((aw
 
 /**
  * Syncs a shop. Connected to its platform (shop_connection): policies, products and orders are
- * pulled through its adapter (server/resources/shopify/sync-job.ts: paged, throttled, resumable,
+ * pulled through its adapter (server/resources/shops/shopify/sync-job.ts: paged, throttled, resumable,
  * incremental). Not connected: the platform's records reach this database through the ingestion
  * API (server/ingest), so the job checks the shop can be synced (it exists and has authorized the
  * platform) and counts what the window holds. Messages always come through the ingestion API.

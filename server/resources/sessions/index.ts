@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
-import { toPrefixQuery } from '../engine/list.js';
+import { shopOptions } from '../shops/shop.js';
 import { SK } from './keys.js';
 import type { ResourceDef } from '../engine/types.js';
 import { CONFIG_RESOURCES } from '../config/config-center.js';
@@ -42,12 +42,8 @@ const shopOptionsRoute = route({
     },
   },
   handler: async ({ db, query: q }) => {
-    const tsq = q.keyword ? toPrefixQuery(q.keyword) : null;
-    const r = await db.query<{ id: number; name: string; type: number; customer: string | null }>(
-      `SELECT id, name, type, (SELECT u.name FROM merchant_user u WHERE u.id = shop.user_id) AS customer FROM shop${tsq ? ` WHERE to_tsvector('simple', name || ' ' || link) @@ to_tsquery('simple', $1)` : ''} ORDER BY id DESC LIMIT ${Number(q.limit ?? 500)}`,
-      tsq ? [tsq] : [],
-    );
-    return r.rows.map((s) => ({ ...s, label: `${s.id}-${s.name}` }));
+    const rows = await shopOptions(db, { keyword: q.keyword, limit: q.limit ?? 500 });
+    return rows.map(({ env: _env, ...s }) => ({ ...s, label: `${s.id}-${s.name}` }));
   },
 });
 

@@ -10,7 +10,7 @@ import { route } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
 import { insertRow } from '../engine/routes.js';
 import { Id, rowSchema } from '../engine/schemas.js';
-import { learnMaterial } from '../learn-material.js';
+import { learnMaterial } from '../learning/learn-material.js';
 import { SK } from './keys.js';
 
 /** policy_source_type 11: conversation training */

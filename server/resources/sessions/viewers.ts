@@ -9,7 +9,6 @@ import { SK } from './keys.js';
 /** Chat channels a session can come from (spec: "channel" filter; values are ours). */
 export const CHAT_CHANNELS = ['web', 'whatsapp', 'messenger', 'instagram', 'email_widget'] as const;
 export const VOICE_DIRECTIONS = ['inbound', 'outbound'] as const;
-export const VOICE_SPEAKERS = ['customer', 'ai', 'agent'] as const;
 
 const readOnly = (f: ReturnType<typeof F.str>) => ({ ...f, readOnly: true });
 

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../http/route.js';
-import { telephonyConfig } from '../../voice/config.js';
-import { STATUS_PATH } from '../../voice/twilio.js';
+import { telephonyConfig } from './calls/config.js';
+import { STATUS_PATH } from './calls/twilio.js';
 import { VK } from './keys.js';
 
 /**

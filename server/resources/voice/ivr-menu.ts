@@ -22,12 +22,6 @@ export interface IvrNode {
   children?: IvrNode[];
 }
 
-export interface IvrMenu {
-  welcome: string;
-  timeout_seconds: number;
-  children: IvrNode[];
-}
-
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
 

@@ -10,7 +10,7 @@ export const TRANSCRIPT_ITEM = {
 };
 
 /**
- * Call logs (read-only: written by the call campaigns, server/voice/campaign.ts): task, caller
+ * Call logs (read-only: written by the call campaigns, server/resources/voice/calls/campaign.ts): task, caller
  * and called number, customer, duration (seconds), result code 1 success / 2 failure (other) /
  * 3 failure (sensitive words) / 4 failure (timeout) / 5 dry run (not dialled) — null while the call is still
  * dialling —,

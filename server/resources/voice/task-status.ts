@@ -12,7 +12,7 @@
  * zone) reaches its latest call time, with `resume_at` = the next local day at the window start
  * (`window_start`, 09:00 by default); a task paused that way runs again once `resume_at` has
  * passed. A task paused by hand is never resumed automatically. A scheduled task that is pending
- * starts when its `start_at` has passed. The campaign ticker (server/voice/campaign.ts) applies
+ * starts when its `start_at` has passed. The campaign ticker (server/resources/voice/calls/campaign.ts) applies
  * `tick` every two seconds with the engine's clock.
  */
 export const TASK_STATUSES = ['pending', 'running', 'finished', 'stopped', 'pausing'] as const;

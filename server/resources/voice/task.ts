@@ -8,7 +8,7 @@ import { deleteRoute } from '../engine/routes.js';
 import { batchActionRoute } from '../engine/batch-actions.js';
 import { mustExistAll } from './common.js';
 import { HHMM_PATTERN, VK } from './keys.js';
-import { parseCallees, syncTargets } from '../../voice/callees.js';
+import { parseCallees, syncTargets } from './calls/callees.js';
 import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction, minutesOf, tick, zonedTime, type TaskAction, type TaskState, type TaskStatus } from './task-status.js';
 
 /**
@@ -16,7 +16,7 @@ import { EDITABLE_STATUSES, TASK_ACTIONS, TASK_MODES, TASK_STATUSES, applyAction
  * per line), a mode (manual / immediate / schedule), a status (pending / running / finished /
  * stopped / pausing), a start time, the daily call window (`window_start` – `latest_call_time`,
  * `HH:MM` in the scene's time zone) and a concurrency cap. People change the status through the
- * actions below (task-status.ts holds the rules); the campaign (server/voice/campaign.ts)
+ * actions below (task-status.ts holds the rules); the campaign (server/resources/voice/calls/campaign.ts)
  * starts, pauses, resumes and finishes tasks by itself and places their calls.
  */
 export const callTask: ResourceDef = {

@@ -1,11 +1,6 @@
 /** The axios transport (loaded on demand through ./transport.ts `preloadTransport`). */
 import axios, { AxiosError, type AxiosProgressEvent } from 'axios';
-import { TransportError, type Progress, type Transport, type TransportRequest } from './transport.js';
-
-/** The URL a request goes to, query included (axios's own serializer). */
-export function requestUrl(req: Pick<TransportRequest, 'baseURL' | 'url' | 'params'>): string {
-  return axios.getUri({ baseURL: req.baseURL, url: req.url, params: req.params });
-}
+import { TransportError, type Progress, type Transport } from './transport.js';
 
 const instance = axios.create({ validateStatus: () => true });
 

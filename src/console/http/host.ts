@@ -4,7 +4,6 @@
  * The domain preference is honoured only on dev hosts, so a stale entry on a production
  * host can never send the session token to another origin.
  */
-import { storage } from '../store.js';
 
 export const API_BASE = '/api/';
 export const API_DOMAIN_KEY = 'api_domain';
@@ -23,11 +22,6 @@ export function getApiDomain(): string | null {
   }
   const v = raw?.trim().replace(/^"(.*)"$/, '$1');
   return v && /^https?:\/\/[^/\s]+\/?$/.test(v) ? v.replace(/\/$/, '') : null;
-}
-
-export function setApiDomain(domain: string | null): void {
-  if (domain) storage.write(API_DOMAIN_KEY, domain);
-  else storage.remove(API_DOMAIN_KEY);
 }
 
 /** `/api/`, or `https://domain/api/` when a domain preference is stored and the host is a dev host. */

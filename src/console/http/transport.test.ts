@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axiosTransport, requestUrl } from './axios-transport.js';
+import { axiosTransport } from './axios-transport.js';
 import { lazyAxiosTransport, preloadTransport } from './lazy-transport.js';
 import { TransportError, type TransportRequest } from './transport.js';
 
@@ -52,11 +52,6 @@ describe('axiosTransport', () => {
     const refused = axiosTransport(req({ baseURL: 'http://127.0.0.1:1/api/' }));
     await expect(refused).rejects.toBeInstanceOf(TransportError);
     await expect(refused).rejects.toMatchObject({ code: 'ERR_NETWORK' });
-  });
-
-  it('builds the URL from base, path and params', () => {
-    expect(requestUrl({ baseURL: '/api/', url: 'admin/role/list', params: { page: 1 } })).toBe('/api/admin/role/list?page=1');
-    expect(requestUrl({ baseURL: 'https://h.example.com/api/', url: 'common/config' })).toBe('https://h.example.com/api/common/config');
   });
 });
 

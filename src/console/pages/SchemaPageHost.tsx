@@ -3,46 +3,23 @@
  * screen, inside the runtime's `RuntimeProvider` fed with the console's RuntimeEnv, the
  * signed-in user and one schema loader per signed-in user (so the schema cache survives page
  * changes but never crosses accounts). Everything is loaded lazily: /login and the layout
- * never pull in the runtime. Lookups go through import.meta.glob so the build still works
- * when the runtime is absent; then the pending placeholder renders.
+ * never pull in the runtime.
  */
-import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
-import type { HttpPort, RuntimeEnv } from '../../runtime/env.js';
-import { http } from '../http/instance.js';
+import { lazy, useMemo, type ComponentType } from 'react';
+import type { SchemaLoader } from '../../runtime/loader.js';
 import type { PageProps } from '../../runtime/route-config.js';
+import { http } from '../http/instance.js';
 import { useRuntimeEnv } from '../services.js';
 import { sessionStore } from '../session/store.js';
 
-interface ProviderProps {
-  env: RuntimeEnv;
-  children: ReactNode;
-  user?: { id: number | string; email?: string; name?: string } | null;
-  loader?: unknown;
-}
-interface SchemaPageModule {
-  SchemaPage?: ComponentType<PageProps>;
-  RuntimeProvider?: ComponentType<ProviderProps>;
-  default?: ComponentType<PageProps>;
-}
-interface LoaderModule {
-  createSchemaLoader?: (http: HttpPort) => unknown;
-}
-
-const pageModules = import.meta.glob<SchemaPageModule>('../../widgets/schema-page/SchemaPage.tsx');
-const loaderModules = import.meta.glob<LoaderModule>('../../runtime/loader.ts');
-
 export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<PageProps> }> => {
-  const loadPage = Object.values(pageModules)[0];
-  const pageModule = loadPage ? await loadPage() : undefined;
-  const found = pageModule?.SchemaPage ?? pageModule?.default;
-  if (!pageModule || !found) return import('./PendingPage.js');
-  const Page: ComponentType<PageProps> = found;
-  const Provider = pageModule.RuntimeProvider;
-  const loaderModule = await Object.values(loaderModules)[0]?.();
-  let shared: { userId: number | null; loader: unknown } | null = null;
+  const [{ SchemaPage, RuntimeProvider }, { createSchemaLoader }] = await Promise.all([
+    import('../../widgets/schema-page/SchemaPage.js'),
+    import('../../runtime/loader.js'),
+  ]);
+  let shared: { userId: number | null; loader: SchemaLoader } | null = null;
   const loaderFor = (userId: number | null) => {
-    if (!loaderModule?.createSchemaLoader) return undefined;
-    if (!shared || shared.userId !== userId) shared = { userId, loader: loaderModule.createSchemaLoader(http) };
+    if (!shared || shared.userId !== userId) shared = { userId, loader: createSchemaLoader(http) };
     return shared.loader;
   };
 
@@ -50,12 +27,10 @@ export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<Pa
     const env = useRuntimeEnv();
     const user = sessionStore.use((s) => s.user);
     const runtimeUser = useMemo(() => (user ? { id: user.id, email: user.email, name: user.name } : null), [user]);
-    const page = <Page key={props.path} path={props.path} params={props.params} />;
-    if (!Provider) return page;
     return (
-      <Provider env={env} user={runtimeUser} loader={loaderFor(user?.id ?? null)}>
-        {page}
-      </Provider>
+      <RuntimeProvider env={env} user={runtimeUser} loader={loaderFor(user?.id ?? null)}>
+        <SchemaPage key={props.path} path={props.path} params={props.params} />
+      </RuntimeProvider>
     );
   }
   return { default: HostedSchemaPage };

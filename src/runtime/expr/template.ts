@@ -7,8 +7,6 @@ import { evaluate, type Scope } from './evaluate.js';
 const WHOLE = /^\s*\{\{([\s\S]*)\}\}\s*$/;
 const PART = /\{\{([\s\S]*?)\}\}/g;
 
-export const isExpression = (v: unknown): v is string => typeof v === 'string' && WHOLE.test(v);
-
 /** Resolves one value: literal, whole expression or template string. */
 export function resolveValue(value: unknown, scope: Scope, encode = false): unknown {
   if (typeof value !== 'string') return value;

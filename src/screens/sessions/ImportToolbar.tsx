@@ -1,4 +1,4 @@
-/** Import and Import template of a session viewer (server/resources/record-import.ts), with the shared report modal. */
+/** Import and Import template of a session viewer (server/resources/shops/record-import.ts), with the shared report modal. */
 import type { RuntimeEnv } from '../../runtime/env.js';
 import type { ActionSpec } from '../../runtime/types.js';
 import { ActionButtons } from '../../widgets/actions/ActionButtons.js';

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledClock } from '../../../server/jobs/clock.js';
-import { autoLearnTicker } from '../../../server/resources/auto-learn.js';
+import { autoLearnTicker } from '../../../server/resources/learning/auto-learn-schedule.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import { until } from '../jobs/until.js';
 import { startFakeOpenAI } from '../ai/fake-openai.js';

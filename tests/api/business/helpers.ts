@@ -100,10 +100,6 @@ export interface AuditRow {
   actor_email: string;
 }
 
-export async function lastAudit(s: TestServer): Promise<AuditRow | undefined> {
-  return (await s.db.query<AuditRow>(`SELECT id, action, resource, target_id, before, after, actor_email FROM audit_logs ORDER BY id DESC LIMIT 1`)).rows[0];
-}
-
 /** The audit rows written after `afterId`, oldest first. */
 export async function auditSince(s: TestServer, afterId: number): Promise<AuditRow[]> {
   return (await s.db.query<AuditRow>(`SELECT id, action, resource, target_id, before, after, actor_email FROM audit_logs WHERE id > $1 ORDER BY id`, [afterId])).rows;

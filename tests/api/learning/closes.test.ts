@@ -1,6 +1,6 @@
 // @db once — learning closes by itself: routes, SQL and the knowledge index, engine-independent
 /**
- * Issue 24, "learning closes by itself" (server/resources/learn-review.ts): adopting an
+ * Issue 24, "learning closes by itself" (server/resources/learning/learn-review.ts): adopting an
  * auto-learned product candidate writes its text into the product's knowledge (product_desc,
  * indexed by its trigger) and hit testing finds it; adopting a policy candidate started from a
  * learning material (ticket learning) marks the material learned, rejecting it gives the ticket

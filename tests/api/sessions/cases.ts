@@ -109,7 +109,7 @@ export const CASES: Case[] = [
     ok: (fx) => ({ ids: [fx.batchChatId], status: 'ended' }),
     bad: (fx) => ({ ids: [fx.batchChatId], status: 'closed' }), badField: 'status',
     audit: { action: 'batch_status', resource: 'chat_session' },
-    check: (d) => { if (d.updated !== 1 || d.rows[0].result !== 'updated') throw new Error(JSON.stringify(d)); },
+    check: (d) => { if (d.done !== 1 || !d.results[0].ok || d.results[0].skipped) throw new Error(JSON.stringify(d)); },
   },
   list('mail-session/list', `${T}.text.session.mail`),
   detail('mail-session/detail', `${T}.text.session.mail`, (fx) => fx.mailId, 'mails'),

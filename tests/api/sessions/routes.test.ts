@@ -114,15 +114,20 @@ describe('batch status of chat sessions: a result per row', () => {
     const byEvent = await mk(true, false);
     const client = await as('intelligent_text.text.session.chat.batch_status');
     const audit0 = await auditMaxId(s);
+    // the shape of every batch (server/resources/engine/batch-actions.ts): done, skipped, refused, a result per row
+    type Results = Array<{ id: number; ok: boolean; skipped?: boolean; code?: number; msg?: string }>;
+    const result = (r: Results[number]) => (r.ok ? (r.skipped ? 'skipped' : 'done') : 'refused');
     const back = (await ok(await client.post('session/batch-status', { ids: [open, storedEnd, byEvent, 999999], status: 'ongoing' }), 'ongoing')) as {
-      updated: number; skipped: number; refused: number; rows: Array<{ id: number; result: string; reason: string | null }>;
+      total: number; done: number; skipped: number; refused: number; results: Results;
     };
-    expect(back.rows.map((r) => [r.id, r.result])).toEqual([[open, 'skipped'], [storedEnd, 'updated'], [byEvent, 'refused'], [999999, 'refused']]);
-    expect([back.updated, back.skipped, back.refused]).toEqual([1, 1, 2]);
-    expect(back.rows[2].reason).toMatch(/transcript/);
+    expect(back.results.map((r) => [r.id, result(r)])).toEqual([[open, 'skipped'], [storedEnd, 'done'], [byEvent, 'refused'], [999999, 'refused']]);
+    expect([back.total, back.done, back.skipped, back.refused]).toEqual([4, 1, 1, 2]);
+    expect(back.results[0].msg).toMatch(/already ongoing/);
+    expect(back.results[2].msg).toMatch(/transcript/);
+    expect([back.results[2].code, back.results[3].code]).toEqual([40009, 40004]);
     expect((await auditSince(s, audit0)).filter((a) => a.action === 'batch_status').map((a) => Number(a.target_id))).toEqual([storedEnd]);
-    const end = (await ok(await client.post('session/batch-status', { ids: [open, byEvent], status: 'ended' }), 'ended')) as { rows: Array<{ result: string }> };
-    expect(end.rows.map((r) => r.result)).toEqual(['updated', 'skipped']);
+    const end = (await ok(await client.post('session/batch-status', { ids: [open, byEvent], status: 'ended' }), 'ended')) as { results: Results };
+    expect(end.results.map(result)).toEqual(['done', 'skipped']);
     for (const [id, status] of [[open, 'ended'], [storedEnd, 'ongoing'], [byEvent, 'ended']] as const) {
       const d = (await ok(await admin.get('session/detail', { id }), 'detail')) as { status: string };
       expect(d.status, `session ${id}`).toBe(status);

@@ -74,5 +74,3 @@ export async function startEmulator(stores: EmulatorStore[]): Promise<EmulatorSe
   return emu;
 }
 
-/** Shopify's signature of a webhook body: base64 HMAC-SHA256 under the app's client secret. */
-export { verifyShopifyHmac } from '../../../server/resources/shopify/webhook.js';
