@@ -98,7 +98,7 @@ describe('job/cancel and job/retry', () => {
     const r = await admin.post('job/retry', { id });
     expect(r.body.code).toBe(10000);
     expect(r.body.data.state).toBe('queued');
-    const done = await until(() => detail(id), (j) => j.state === 'done', 15_000);
+    const done = await until(() => detail(id), (j) => j.state === 'done');
     expect(done.attempts).toBe(2);
     expect(await audits(id)).toEqual([{ action: 'retry', before: { state: 'failed', attempts: 1 }, after: { state: 'queued' } }]);
     const again = await admin.post('job/retry', { id });
