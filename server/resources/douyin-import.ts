@@ -17,6 +17,9 @@ interface Failure {
   reason: string;
 }
 
+/** a row of the file that was not imported, and why */
+const ImportFailure = Type.Object({ row: Type.Integer(), product_id: Type.String(), reason: Type.String() });
+
 /**
  * `import-product`: multipart `file` (CSV or XLSX, header row with product_id, title and optionally
  * shop_id, price, policy, remark) and an optional `shop_id` field used when the file has no
@@ -31,6 +34,15 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
     path: `${def.name}/import-product`,
     access: { permission },
     summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
+    reply: Type.Object({
+      file: Type.String(),
+      total: Type.Integer(),
+      imported: Type.Integer(),
+      skipped: Type.Integer(),
+      failed: Type.Integer(),
+      skipped_rows: Type.Array(ImportFailure),
+      failed_rows: Type.Array(ImportFailure),
+    }),
     raw: 'multipart',
     handler: async (ctx) => {
       const { file, fields } = await readUpload(ctx, IMPORT_MAX_BYTES);

@@ -12,6 +12,18 @@ import type { ResourceDef } from './engine/types.js';
 import { MATERIAL_STATUS, POLICY_SOURCE_TYPES, TICKET_LEARN, type Labelled } from './enums.js';
 import { K } from './keys.js';
 import { pageReply } from '../http/list.js';
+import { FileReply } from '../http/typebox.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** what an export too large to stream answers: the job it started */
+const ExportStarted = Type.Object({
+  export_id: Type.Integer(),
+  job_id: Type.Integer(),
+  status: Type.String(),
+  file_name: Type.String(),
+  url: Type.String({ description: 'the exports page' }),
+  message: Type.String(),
+});
 
 /**
  * `POST learn-material/export` (spec section 7: a download with a 24-hour timeout).
@@ -156,6 +168,7 @@ export function exportRoutes(def: ResourceDef): RouteDef[] {
     access: { permission: K.materialExport },
     summary: 'Download the filtered materials as CSV or XLSX: streamed up to EXPORT_JOB_ROWS rows, else written by a job (reply: the export, `url` of the exports page)',
     body: bodySchema,
+    reply: FileReply(['text/csv', XLSX_TYPE], 'the filtered materials as CSV or XLSX', ExportStarted),
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;
@@ -314,6 +327,7 @@ function downloadRoute(method: 'GET' | 'POST'): RouteDef {
     access: { permission: EXPORT_PERMS },
     summary: 'The file of a finished export (its owner or a super admin; for 24 hours after it was written)',
     ...(method === 'GET' ? { query: schema } : { body: schema }),
+    reply: FileReply(['text/csv', XLSX_TYPE], 'the export file as CSV or XLSX'),
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;

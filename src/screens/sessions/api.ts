@@ -1,13 +1,10 @@
 /** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
-import { MAIL_ACCOUNT_PAGE_SIZE } from '../../contract/codes.js';
+import { MAIL_ACCOUNT_PAGE_SIZE, type Page } from '../../contract/codes.js';
+import type { ShopOption } from '../../contract/replies/shops.js';
 import type { HttpPort } from '../../runtime/env.js';
 
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+/** a page of a list reply (src/contract/codes.ts, the shape the server's pageReply declares) */
+export type { Page };
 
 export interface ChatSession {
   id: number;
@@ -76,14 +73,8 @@ export interface Utterance {
   offset_ms: number;
 }
 
-export interface ShopOption {
-  id: number;
-  name: string;
-  label: string;
-  type?: number;
-  /** the shop's customer (merchant user) name */
-  customer?: string | null;
-}
+/** a shop of the pickers (declared once: src/contract/replies/shops.ts) */
+export type { ShopOption };
 
 /** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */
 export interface SessionFilters {
