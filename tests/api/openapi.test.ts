@@ -10,6 +10,7 @@ import { Kind } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeUrl } from '../../server/http/register.js';
 import { allRoutes } from '../../server/routes/index.js';
+import { SESSION_LIST_ROWS } from '../../src/contract/replies/sessions.js';
 import { startServer, type TestServer } from './harness.js';
 
 /**
@@ -87,6 +88,20 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(item)) {
         if (!op?.responses?.['200']?.content) bad.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("the console's types of rows the server builds from resource declarations match the served reply schemas", async () => {
+    const routes = await allRoutes();
+    const types = (x: any): string => [x?.type ?? 'any'].flat().sort().join('|');
+    const bad: string[] = [];
+    for (const [path, row] of Object.entries(SESSION_LIST_ROWS)) {
+      const served = (routes.find((r) => r.method === 'GET' && r.path === path)?.reply as any)?.properties?.list?.items?.properties ?? {};
+      const declared = row.properties as Record<string, unknown>;
+      for (const k of new Set([...Object.keys(served), ...Object.keys(declared)])) {
+        if (types(served[k]) !== types(declared[k])) bad.push(`${path} ${k}: served ${types(served[k])}, console ${types(declared[k])}`);
       }
     }
     expect(bad).toEqual([]);

@@ -1,27 +1,12 @@
 /** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
 import { MAIL_ACCOUNT_PAGE_SIZE, type Page } from '../../contract/codes.js';
 import type { ShopOption } from '../../contract/replies/shops.js';
+import type { ChatSession, MailSession, VoiceSession } from '../../contract/replies/sessions.js';
 import type { HttpPort } from '../../runtime/env.js';
 
 /** a page of a list reply (src/contract/codes.ts, the shape the server's pageReply declares) */
 export type { Page };
 
-export interface ChatSession {
-  id: number;
-  shop_id: number;
-  shop_name: string | null;
-  customer_name: string;
-  customer_email: string;
-  channel: string;
-  country_code: string;
-  message_count: number;
-  last_message: string;
-  started_at: string;
-  /** the stored end, else the time of a transcript-ending last message (derived on the server) */
-  ended_at: string | null;
-  /** derived on the server from ended_at and the transcript's last message */
-  status: 'ongoing' | 'ended';
-}
 export interface ChatMessage {
   id: number;
   msg_type: number;
@@ -31,16 +16,6 @@ export interface ChatMessage {
   /** the reply's trace (ai_trace), when it was traced */
   trace_id?: number | null;
   sent_at: string;
-}
-export interface MailSession {
-  id: number;
-  shop_id: number;
-  shop_name: string | null;
-  subject: string;
-  customer_email: string;
-  mail_count: number;
-  started_at: string;
-  last_at: string;
 }
 export interface Mail {
   id: number;
@@ -54,18 +29,6 @@ export interface Mail {
   has_attachment: number;
   sent_at: string;
 }
-export interface VoiceSession {
-  id: number;
-  shop_id: number;
-  shop_name: string | null;
-  caller: string;
-  callee: string;
-  direction: string;
-  duration_sec: number;
-  result: number;
-  summary: string;
-  started_at: string;
-}
 export interface Utterance {
   id: number;
   speaker: string;
@@ -75,6 +38,8 @@ export interface Utterance {
 
 /** a shop of the pickers (declared once: src/contract/replies/shops.ts) */
 export type { ShopOption };
+/** the viewers' list rows (src/contract/replies/sessions.ts, checked against the served replies) */
+export type { ChatSession, MailSession, VoiceSession };
 
 /** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */
 export interface SessionFilters {
