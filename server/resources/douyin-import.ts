@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../http/route.js';
 import { inRawTx, sendOk } from './engine/raw.js';
-import { checkHeader, readSheetRows, readUpload } from './engine/upload.js';
+import { checkHeader, importCounts, readSheetRows, readUpload } from './engine/upload.js';
 import { mustExist } from './engine/refs.js';
 import { check } from './engine/validate.js';
 import type { Permission, ResourceDef } from './engine/types.js';
@@ -35,11 +35,7 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
     access: { permission },
     summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
     reply: Type.Object({
-      file: Type.String(),
-      total: Type.Integer(),
-      imported: Type.Integer(),
-      skipped: Type.Integer(),
-      failed: Type.Integer(),
+      ...importCounts,
       skipped_rows: Type.Array(ImportFailure),
       failed_rows: Type.Array(ImportFailure),
     }),

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../http/route.js';
-import { checkHeader, readSheetRows, readUpload } from '../engine/upload.js';
+import { checkHeader, importCounts, readSheetRows, readUpload } from '../engine/upload.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { SK } from './keys.js';
 import { Type } from '@sinclair/typebox';
@@ -18,11 +18,7 @@ export const categoryImportRoute: RouteDef = {
   access: { permission: [SK.category, SK.voiceCategory] },
   summary: 'Import session category items (and missing global groups) from a CSV or XLSX file',
   reply: Type.Object({
-    file: Type.String(),
-    total: Type.Integer(),
-    imported: Type.Integer(),
-    skipped: Type.Integer(),
-    failed: Type.Integer(),
+    ...importCounts,
     groups_created: Type.Integer(),
     failed_rows: Type.Array(Type.Object({ row: Type.Integer(), reason: Type.String() })),
   }),
