@@ -9,7 +9,7 @@ import { writeTrace } from '../../ai/trace.js';
 import { AppError, invalid } from '../../http/errors.js';
 import { Type } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
-import { PlaygroundOptionsReply, type PlaygroundOptions } from '../../../src/contract/replies/ai.js';
+import { PlaygroundOptionsReply, type PlaygroundDone, type PlaygroundOptions } from '../../../src/contract/replies/ai.js';
 import { Code } from '../../../src/contract/codes.js';
 import { CHANNELS } from '../enums.js';
 import { ID } from '../engine/schemas.js';
@@ -85,7 +85,8 @@ export const PLAYGROUND_BODY = {
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** The `done` event: the answer, who gave it, what it cited, what it cost, its trace. */
-export function doneEvent(r: AnswerResult, traceId: number | null) {
+/** the `done` event (its type: src/contract/replies/ai.ts, which the console reads) */
+export function doneEvent(r: AnswerResult, traceId: number | null): PlaygroundDone {
   return {
     text: r.text,
     responder: r.responder,

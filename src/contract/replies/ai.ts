@@ -19,6 +19,7 @@ export const PlaygroundOptionsReply = Type.Object({
 /** any other key of a trace's row is sent as it is */
 const open = { additionalProperties: true } as const;
 const n = Type.Number();
+const Sampling = Type.Object({ temperature: Type.Optional(Nullable(n)), top_p: Type.Optional(Nullable(n)), max_tokens: Type.Optional(n) });
 
 export const TraceHit = Type.Object({
   rank: Type.Integer(),
@@ -68,7 +69,7 @@ export const TraceReply = Type.Object(
     strategy_id: Nullable(Type.Integer()),
     strategy_name: Nullable(Type.String()),
     divert_id: Nullable(Type.Integer()),
-    sampling: Stored(Type.Object({ temperature: Type.Optional(Nullable(n)), top_p: Type.Optional(Nullable(n)), max_tokens: Type.Optional(n) })),
+    sampling: Stored(Sampling),
     retrieval: Stored(
       Type.Object({
         terms: Type.Optional(Type.Array(Type.String())),
@@ -95,7 +96,34 @@ export const TraceReply = Type.Object(
   open,
 );
 
+export const ServerRef = Type.Object({ id: Type.Integer(), name: Type.String(), model: Type.String() });
+export const Citation = Type.Object({ source_type: Type.String(), source_id: Type.Integer(), title: Type.String(), score: n });
+
+/**
+ * The `done` event of `POST prompt/playground-stream` (Server-Sent Events: start, delta…, then
+ * done or error), as server/resources/config/playground.ts `doneEvent` writes it.
+ */
+export const PlaygroundDone = Type.Object({
+  text: Type.String(),
+  responder: StringEnum(['builtin', 'model']),
+  model: Type.String(),
+  /** the server that answered (a strategy's fallback server when the first failed) */
+  server: Nullable(ServerRef),
+  citations: Type.Array(Citation),
+  latency_ms: n,
+  tokens: Nullable(Type.Object({ prompt: Type.Integer(), completion: Type.Integer() })),
+  cost: n,
+  sampling: Nullable(Stored(Sampling)),
+  /** the answer's trace (GET ai-trace/detail); null when it could not be written */
+  trace_id: Nullable(Type.Integer()),
+  /** why another answer came than the one asked for (every model failed, a fallback reply) */
+  note: Type.String(),
+});
+
 export type PlaygroundOptions = Static<typeof PlaygroundOptionsReply>;
+export type ServerRef = Static<typeof ServerRef>;
+export type Citation = Static<typeof Citation>;
+export type PlaygroundDone = Static<typeof PlaygroundDone>;
 export type TraceHit = Static<typeof TraceHit>;
 export type TraceAttempt = Static<typeof TraceAttempt>;
 export type TraceScoreEntry = Static<typeof TraceScoreEntry>;
