@@ -10,7 +10,7 @@ import { Kind } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeUrl } from '../../server/http/register.js';
 import { allRoutes } from '../../server/routes/index.js';
-import { SESSION_LIST_ROWS } from '../../src/contract/replies/sessions.js';
+import { CHECKED_ROWS } from '../../src/contract/replies/sessions.js';
 import { startServer, type TestServer } from './harness.js';
 
 /**
@@ -97,11 +97,11 @@ describe('OpenAPI document', () => {
     const routes = await allRoutes();
     const types = (x: any): string => [x?.type ?? 'any'].flat().sort().join('|');
     const bad: string[] = [];
-    for (const [path, row] of Object.entries(SESSION_LIST_ROWS)) {
-      const served = (routes.find((r) => r.method === 'GET' && r.path === path)?.reply as any)?.properties?.list?.items?.properties ?? {};
+    for (const { route: path, array, row } of CHECKED_ROWS) {
+      const served = (routes.find((r) => r.method === 'GET' && r.path === path)?.reply as any)?.properties?.[array]?.items?.properties ?? {};
       const declared = row.properties as Record<string, unknown>;
       for (const k of new Set([...Object.keys(served), ...Object.keys(declared)])) {
-        if (types(served[k]) !== types(declared[k])) bad.push(`${path} ${k}: served ${types(served[k])}, console ${types(declared[k])}`);
+        if (types(served[k]) !== types(declared[k])) bad.push(`${path} ${array}.${k}: served ${types(served[k])}, console ${types(declared[k])}`);
       }
     }
     expect(bad).toEqual([]);

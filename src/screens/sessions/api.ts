@@ -1,45 +1,16 @@
 /** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
 import { MAIL_ACCOUNT_PAGE_SIZE, type Page } from '../../contract/codes.js';
 import type { ShopOption } from '../../contract/replies/shops.js';
-import type { ChatSession, MailSession, VoiceSession } from '../../contract/replies/sessions.js';
+import type { ChatMessage, ChatSession, Mail, MailAccountOption, MailSession, Utterance, VoiceSession } from '../../contract/replies/sessions.js';
 import type { HttpPort } from '../../runtime/env.js';
 
 /** a page of a list reply (src/contract/codes.ts, the shape the server's pageReply declares) */
 export type { Page };
 
-export interface ChatMessage {
-  id: number;
-  msg_type: number;
-  sender: string;
-  content: string;
-  policy_id: number | null;
-  /** the reply's trace (ai_trace), when it was traced */
-  trace_id?: number | null;
-  sent_at: string;
-}
-export interface Mail {
-  id: number;
-  direction_type: number;
-  from_addr: string;
-  to_addr: string;
-  subject: string;
-  body: string;
-  is_read: number;
-  is_ai: number;
-  has_attachment: number;
-  sent_at: string;
-}
-export interface Utterance {
-  id: number;
-  speaker: string;
-  content: string;
-  offset_ms: number;
-}
-
 /** a shop of the pickers (declared once: src/contract/replies/shops.ts) */
 export type { ShopOption };
-/** the viewers' list rows (src/contract/replies/sessions.ts, checked against the served replies) */
-export type { ChatSession, MailSession, VoiceSession };
+/** the viewers' rows (src/contract/replies/sessions.ts, checked against the served replies) */
+export type { ChatMessage, ChatSession, Mail, MailAccountOption, MailSession, Utterance, VoiceSession };
 
 /** Filters shared by the three viewers; `extra` is the channel (chat) or direction (voice). */
 export interface SessionFilters {
@@ -65,12 +36,6 @@ export function listParams(f: SessionFilters, extraKey: string | null, page: num
 
 export const shopOptions = (http: HttpPort) => http.get<ShopOption[]>('session-area/shop-options', { limit: 500 }, { silent: true });
 
-export interface MailAccountOption {
-  id: number;
-  shop_id: number;
-  shop_name: string | null;
-  email: string;
-}
 
 /** the shops' mail accounts (spec: `GET shop/mail-account/list` with page_size 1000) */
 export const mailAccountOptions = (http: HttpPort) =>
