@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Kind, Type, type TArray, type TBoolean, type TInteger, type TObject, type TOptional, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../src/contract/codes.js';
 import type { Queryable } from '../db/db.js';
 import type { JsonSchema } from './route.js';
@@ -14,18 +14,33 @@ export const pageFields = {
 /**
  * Reply schema of a page of `item` (with `extra` reply properties beside the page's, e.g. counts):
  * the one page-reply schema of the server (issue 22) — plain routes and the resource engine use it.
+ * TypeBox: a handler returns a `Page` of the item's static type (the resource engine's rows are
+ * JSON Schema built from their declarations, so their items are `unknown` here); the extras are
+ * optional.
  */
-export const pageReply = (item: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema => ({
-  type: 'object',
-  properties: {
-    list: { type: 'array', items: item },
-    total: { type: 'integer' },
-    page: { type: 'integer' },
-    page_size: { type: 'integer' },
-    total_estimated: { type: 'boolean' },
-    ...extra,
-  },
-});
+export function pageReply<T extends TSchema>(item: T): TObject<PageProps<T>>;
+export function pageReply<T extends TSchema>(item: T, extra: Record<string, JsonSchema>): TObject<PageProps<T> & Record<string, TSchema>>;
+export function pageReply(item: JsonSchema): TObject<PageProps<TUnsafe<unknown>>>;
+export function pageReply(item: JsonSchema, extra: Record<string, JsonSchema>): TObject<PageProps<TUnsafe<unknown>> & Record<string, TSchema>>;
+export function pageReply(item: TSchema | JsonSchema, extra: Record<string, JsonSchema> = {}) {
+  const items = Kind in item ? (item as TSchema) : Type.Unsafe<unknown>(item);
+  return Type.Object({
+    list: Type.Array(items),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    total_estimated: Type.Optional(Type.Boolean()),
+    ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, Type.Optional(Type.Unsafe<unknown>(v))])),
+  });
+}
+
+type PageProps<T extends TSchema> = {
+  list: TArray<T>;
+  total: TInteger;
+  page: TInteger;
+  page_size: TInteger;
+  total_estimated: TOptional<TBoolean>;
+};
 
 export interface PageQuery {
   page?: number;

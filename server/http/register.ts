@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify';
 import { allPermissionKeys } from '../../src/contract/permission-manifest.js';
 import { diskPermissionTree } from '../schemas/permission-tree.js';
 import { Code } from '../../src/contract/codes.js';
@@ -85,6 +85,27 @@ const envelope = (data: JsonSchema): JsonSchema => ({
   type: 'object',
   properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
 });
+
+/**
+ * The OpenAPI `responses` of a `raw` route, whose handler sends the reply itself (so Fastify
+ * does not serialise it with a schema): bytes under their media type (`FileReply`), else the
+ * envelope of the declared `data`. Given to @fastify/swagger through the route's
+ * `swaggerTransform`, for the document only.
+ */
+const docsOnlyReply = (reply: JsonSchema) => {
+  const media = Array.isArray(reply['x-media-types']) ? (reply['x-media-types'] as string[]) : null;
+  const orData = reply['x-or-data'] as JsonSchema | undefined;
+  const body = media
+    ? {
+        description: String(reply.description ?? 'bytes'),
+        content: {
+          ...Object.fromEntries(media.map((m) => [m, { schema: { type: 'string', format: 'binary' } }])),
+          ...(orData ? { 'application/json': { schema: envelope(orData) } } : {}),
+        },
+      }
+    : envelope(reply);
+  return ({ schema, url }: { schema: FastifySchema; url: string }) => ({ schema: { ...schema, response: { 200: body } }, url });
+};
 
 const clientIp = (req: FastifyRequest): string => req.ip ?? '';
 const userAgent = (req: FastifyRequest): string => String(req.headers['user-agent'] ?? '');
@@ -213,7 +234,7 @@ export function registerRoutes(app: FastifyInstance, db: Db, routes: RouteDef[])
       url: routeUrl(route),
       // the lean header set of JSON API replies (server/plugins/security.ts); the request limit
       // runs as the first onRequest hook below instead of where the plugin would add it
-      config: { apiReply: true, rateLimit: false },
+      config: { apiReply: true, rateLimit: false, ...(route.raw ? { swaggerTransform: docsOnlyReply(route.reply) } : {}) },
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       ...(onRequest.length ? { onRequest } : {}),
       schema: {

@@ -1,25 +1,28 @@
-import { Type, type SchemaOptions, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 
 /**
  * TypeBox schemas for the shapes TypeBox writes differently from the plain JSON Schema the routes
  * declared before they were typed: the JSON stays what it was (the same ajv keywords, so the same
- * 40001 issues naming the same fields), and the static type is the one the handler needs.
+ * 40001 issues naming the same fields), and the static type is the one the handler needs. The
+ * ones replies share with the console live in src/contract/replies/typebox.ts.
  */
 
-/** `{ type: 'string', enum: [...] }` (not TypeBox's `anyOf` of constants), typed as the union of its values. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+export { AnyObject, Nullable, StringEnum } from '../../src/contract/replies/typebox.js';
 
-/** `schema` that also takes `null`: `type: [<its type>, 'null']`, and `null` added to its `enum` when it has one. */
-export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  // its JSON keywords only (TypeBox's own symbol keys stay behind)
-  const json: Record<string, unknown> = Object.fromEntries(Object.entries(schema));
-  return Type.Unsafe<Static<T> | null>({
-    ...json,
-    type: [schema.type, 'null'],
-    ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+/**
+ * The reply of a `raw: 'stream'` route that sends bytes (a file, an export), not an envelope:
+ * documented in the OpenAPI document under each of `mediaTypes` (server/http/register.ts);
+ * `orData`: the `data` of the envelope the route answers instead in some cases (an export too
+ * large to stream answers the job it started).
+ */
+export const FileReply = (mediaTypes: string | string[], description = 'the bytes of the file', orData?: TSchema) =>
+  Type.Unsafe<unknown>({
+    type: 'string',
+    format: 'binary',
+    description,
+    'x-media-types': Array.isArray(mediaTypes) ? mediaTypes : [mediaTypes],
+    ...(orData ? { 'x-or-data': orData } : {}),
   });
-}
 
-/** `{ type: 'object' }`: any JSON object (its properties are not checked here). */
-export const AnyObject = (options: SchemaOptions = {}) => Type.Unsafe<Record<string, unknown>>({ ...options, type: 'object' });
+/** The reply of a call that answers nothing but its success: `data` is null. */
+export const NoReply = Type.Null({ description: 'nothing: data is null' });

@@ -9,7 +9,8 @@ const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.
  * Rewrites the JSON Schema (draft 2019/2020) constructs the route schemas use into their
  * OpenAPI 3.0 forms, in place, so standard parsers and client generators accept the document:
  * numeric `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum` plus a boolean flag;
- * `const` → a one-value `enum`; `type: [T, 'null']` → `type: T, nullable: true`; and
+ * `const` → a one-value `enum`; `type: [T, 'null']` → `type: T, nullable: true`; `type: 'null'`
+ * → `nullable: true, enum: [null]`; and
  * `examples` (an array in JSON Schema) → `example`.
  */
 export function toOpenApi30Schema(s: unknown): void {
@@ -45,6 +46,12 @@ export function toOpenApi30Schema(s: unknown): void {
       delete s.type;
       if (types.length > 1 && !s.anyOf) s.anyOf = types.map((t) => ({ type: t }));
     }
+  }
+  // a reply of nothing (`data: null`, TypeBox's Null): 3.0 has no null type
+  if (s.type === 'null') {
+    delete s.type;
+    s.nullable = true;
+    s.enum = [null];
   }
   if (Array.isArray(s.examples)) {
     if (s.examples.length && !('example' in s)) s.example = s.examples[0];

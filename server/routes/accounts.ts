@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { COMMON_HOME } from '../../src/contract/permission-manifest.js';
 import type { Queryable } from '../db/db.js';
 import { assertMayAssignRoles, assertMayManageAccount } from '../auth/ceiling.js';
@@ -9,36 +9,22 @@ import { revokeAccountSessions } from '../auth/sessions.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route, withTx } from '../http/route.js';
-import { roleRef } from './session.js';
+import { NoReply, Nullable } from '../http/typebox.js';
+import { RolePermissionsReply, RoleRef, type PermissionRow } from '../../src/contract/replies/session.js';
 
-const ts = { type: ['string', 'null'], format: 'date-time' };
-const accountRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    status: { type: 'integer' },
-    roles: { type: 'array', items: roleRef },
-    role_ids: { type: 'array', items: { type: 'integer' } },
-    last_login_at: ts,
-    created_at: ts,
-    updated_at: ts,
-  },
-};
-const permissionRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    pid: { type: 'integer' },
-    module: { type: 'string' },
-    permission_key: { type: 'string' },
-    permission_name: { type: 'string' },
-    permission_name_en: { type: 'string' },
-    permission_type: { type: 'integer' },
-    frontend_route: { type: 'string' },
-  },
-};
+const ts = Nullable(Type.String({ format: 'date-time' }));
+const AccountRow = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.String(),
+  status: Type.Integer(),
+  roles: Type.Array(RoleRef),
+  role_ids: Type.Array(Type.Integer()),
+  last_login_at: ts,
+  created_at: ts,
+  updated_at: ts,
+});
+type AccountRow = Static<typeof AccountRow>;
 /** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
 const fields = {
   email: Type.String({ format: 'email', maxLength: 200 }),
@@ -55,7 +41,7 @@ const ACCOUNT_SELECT = `a.id, a.email, a.name, a.status, a.last_login_at, a.crea
   COALESCE((SELECT array_agg(ar.role_id ORDER BY ar.role_id) FROM account_roles ar WHERE ar.account_id = a.id), '{}') AS role_ids`;
 
 async function loadAccount(q: Queryable, id: number) {
-  const r = await q.query<{ id: number; email: string; name: string; status: number; role_ids: number[] }>(
+  const r = await q.query<AccountRow>(
     `SELECT ${ACCOUNT_SELECT} FROM accounts a WHERE a.id = $1`,
     [id],
   );
@@ -82,32 +68,29 @@ async function setRoles(q: Queryable, accountId: number, ids: number[]) {
 }
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'POST',
     path: 'account/role-permissions',
     access: 'login',
     summary: "The caller's permissions (flat, plus the common home) and roles",
-    reply: {
-      type: 'object',
-      properties: { permissions: { type: 'array', items: permissionRow }, roles: { type: 'array', items: roleRef } },
-    },
+    reply: RolePermissionsReply,
     async handler(ctx) {
       const u = ctx.user!;
       const cols = 'p.id, p.pid, p.module, p.permission_key, p.permission_name, p.permission_name_en, p.permission_type, p.frontend_route';
       const perms = u.isSuperAdmin
-        ? await ctx.db.query(`SELECT ${cols} FROM permissions p ORDER BY p.sort, p.id`)
-        : await ctx.db.query(
+        ? await ctx.db.query<PermissionRow>(`SELECT ${cols} FROM permissions p ORDER BY p.sort, p.id`)
+        : await ctx.db.query<PermissionRow>(
             `SELECT DISTINCT ${cols}, p.sort FROM account_roles ar JOIN role_permissions rp ON rp.role_id = ar.role_id
              JOIN permissions p ON p.id = rp.permission_id WHERE ar.account_id = $1 ORDER BY p.sort, p.id`,
             [u.id],
           );
-      const roles = await ctx.db.query(
+      const roles = await ctx.db.query<Static<typeof RoleRef>>(
         `SELECT r.id, r.name, r.is_super_admin FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = $1 ORDER BY r.id`,
         [u.id],
       );
       return { permissions: [{ ...COMMON_HOME, permission_name_en: 'Home' }, ...perms.rows], roles: roles.rows };
     },
-  },
+  }),
   route({
     method: 'GET',
     path: 'account/list',
@@ -121,10 +104,10 @@ export const routes = defineRoutes([
       status: Type.Optional(Type.Integer({ enum: [0, 1] })),
       role_id: Type.Optional(Type.Integer()),
     }),
-    reply: pageReply(accountRow),
+    reply: pageReply(AccountRow),
     handler: (ctx) => {
       const q = ctx.query;
-      return paged(
+      return paged<AccountRow>(
         ctx.db,
         {
           select: ACCOUNT_SELECT,
@@ -154,7 +137,7 @@ export const routes = defineRoutes([
       role_ids: Type.Optional(fields.role_ids),
       status: Type.Optional(fields.status),
     }),
-    reply: accountRow,
+    reply: AccountRow,
     async handler(ctx) {
       const email = ctx.body.email.trim().toLowerCase();
       const roleIds = ctx.body.role_ids ?? [];
@@ -187,7 +170,7 @@ export const routes = defineRoutes([
       role_ids: Type.Optional(fields.role_ids),
       status: Type.Optional(fields.status),
     }),
-    reply: accountRow,
+    reply: AccountRow,
     async handler(ctx) {
       const user = ctx.user!;
       const before = await loadAccount(ctx.db, ctx.body.id);
@@ -221,6 +204,7 @@ export const routes = defineRoutes([
     access: { permission: Keys.accountDelete },
     summary: 'Delete an account (its sessions end with it)',
     body: Type.Object({ id }),
+    reply: NoReply,
     async handler(ctx) {
       const user = ctx.user!;
       if (ctx.body.id === user.id) throw conflict('you cannot delete your own account / 不能删除自己的账号');
@@ -241,7 +225,7 @@ export const routes = defineRoutes([
     transaction: false,
     summary: 'Set a new password (given, or generated and returned once); ends the account’s sessions',
     body: Type.Object({ id, password: Type.Optional(newPassword) }),
-    reply: { type: 'object', properties: { password: { type: 'string' }, generated: { type: 'boolean' } } },
+    reply: Type.Object({ password: Type.String(), generated: Type.Boolean() }),
     async handler(ctx) {
       const user = ctx.user!;
       const target = await loadAccount(ctx.db, ctx.body.id);

@@ -12,6 +12,7 @@ import { notFound } from '../http/errors.js';
 import { defineRoutes, route, type RouteDef } from '../http/route.js';
 import { LK } from '../resources/lab/keys.js';
 import { SK } from '../resources/sessions/keys.js';
+import { TraceReply, type Trace } from '../../src/contract/replies/ai.js';
 
 /** The trace page (a hidden page of script management, src/screens/trace). */
 export const TRACE_PAGE_KEY = 'intelligent_text.text.script_manage.trace';
@@ -30,9 +31,9 @@ const routes: RouteDef[] = defineRoutes([
     access: { permission: READERS },
     summary: 'One answer traced: question, retrieval (hits with scores, the decision), prompt sent, completion, attempts, tokens, latency, cost, score',
     query: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }, { additionalProperties: false }),
-    reply: { type: 'object', additionalProperties: true },
+    reply: TraceReply,
     async handler(ctx) {
-      const r = await ctx.db.query(`SELECT ${COLS} FROM ai_trace t WHERE t.id = $1`, [ctx.query.id]);
+      const r = await ctx.db.query<Omit<Trace, 'retention_days'>>(`SELECT ${COLS} FROM ai_trace t WHERE t.id = $1`, [ctx.query.id]);
       if (!r.rows[0]) throw notFound('trace / 追踪');
       return { ...r.rows[0], retention_days: await retentionDays(ctx.db) };
     },

@@ -2,23 +2,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Keys } from '../auth/guards.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route } from '../http/route.js';
+import { Nullable } from '../http/typebox.js';
 
-const row = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    actor_id: { type: ['integer', 'null'] },
-    actor_email: { type: 'string' },
-    action: { type: 'string' },
-    resource: { type: 'string' },
-    target_id: { type: ['string', 'null'] },
-    before: {},
-    after: {},
-    ip: { type: 'string' },
-    user_agent: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
+const Row = Type.Object({
+  id: Type.Integer(),
+  actor_id: Nullable(Type.Integer()),
+  actor_email: Type.String(),
+  action: Type.String(),
+  resource: Type.String(),
+  target_id: Nullable(Type.String()),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
 const filters = {
   actor: Type.Optional(Type.String({ maxLength: 200, description: 'account id or email' })),
   action: Type.Optional(Type.String({ maxLength: 64 })),
@@ -52,10 +50,10 @@ export const routes = defineRoutes([
     access: { permission: Keys.auditLogs },
     summary: 'Audit rows, newest first, paged; filter by actor (id or email), action, resource, target, time range',
     query: Type.Object({ ...pageFields, ...filters }),
-    reply: pageReply(row),
+    reply: pageReply(Row),
     handler(ctx) {
       const w = where(ctx.query);
-      return paged(ctx.db, { select: SELECT, fromWhere: w.sql, orderBy: 'created_at DESC, id DESC', params: w.params }, ctx.query);
+      return paged<Static<typeof Row>>(ctx.db, { select: SELECT, fromWhere: w.sql, orderBy: 'created_at DESC, id DESC', params: w.params }, ctx.query);
     },
   }),
   route({
@@ -64,10 +62,10 @@ export const routes = defineRoutes([
     access: { permission: Keys.auditLogs },
     summary: 'Audit rows matching the filters, newest first, at most 1000 (for export)',
     query: filterQuery,
-    reply: { type: 'array', items: row },
+    reply: Type.Array(Row),
     async handler(ctx) {
       const w = where(ctx.query);
-      const r = await ctx.db.query(`SELECT ${SELECT} ${w.sql} ORDER BY created_at DESC, id DESC LIMIT 1000`, w.params);
+      const r = await ctx.db.query<Static<typeof Row>>(`SELECT ${SELECT} ${w.sql} ORDER BY created_at DESC, id DESC LIMIT 1000`, w.params);
       return r.rows;
     },
   }),

@@ -1,28 +1,19 @@
 import { DEFAULT_PAGE_SIZE } from '../../src/contract/codes.js';
 import { MAX_PAGE_SIZE } from '../http/list.js';
-import { defineRoutes } from '../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { defineRoutes, route } from '../http/route.js';
+import { AppConfigReply } from '../../src/contract/replies/session.js';
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'config',
     base: 'common',
     access: 'public',
     summary: 'Public settings of the console',
     // the client may send query parameters (spec section 7); none are required
-    query: { type: 'object', additionalProperties: true },
-    reply: {
-      type: 'object',
-      properties: {
-        app_name: { type: 'string' },
-        version: { type: 'string' },
-        locales: { type: 'array', items: { type: 'string' } },
-        default_locale: { type: 'string' },
-        default_page_size: { type: 'integer' },
-        max_page_size: { type: 'integer' },
-        demo: { type: 'boolean' },
-      },
-    },
+    query: Type.Object({}, { additionalProperties: true }),
+    reply: AppConfigReply,
     async handler(ctx) {
       const c = ctx.req.server.backofficeConfig;
       return {
@@ -35,5 +26,5 @@ export const routes = defineRoutes([
         demo: c.seedDemo,
       };
     },
-  },
+  }),
 ]);

@@ -10,28 +10,18 @@
  */
 import type { SchemaProblem } from '../schemas/problems.js';
 import { getSchemaStore } from '../schemas/store.js';
-import { defineRoutes, type SessionUser } from '../http/route.js';
+import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { canOpenSchema } from './schema.js';
-
-const problemList = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { file: { type: 'string' }, pointer: { type: 'string' }, reason: { type: 'string' } },
-  },
-};
+import { WatchStatusReply } from '../../src/contract/replies/schema.js';
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: 'schema/watch-status',
     access: 'login',
     summary: 'Dev schema watch: refused edits and problems of the served schemas (empty without SCHEMA_WATCH=1)',
     tags: ['schema'],
-    reply: {
-      type: 'object',
-      properties: { watching: { type: 'boolean' }, refused: problemList, standing: problemList },
-    },
+    reply: WatchStatusReply,
     async handler(ctx) {
       const store = getSchemaStore();
       const status = store.watch;
@@ -44,5 +34,5 @@ export const routes = defineRoutes([
       };
       return { watching: true, refused: status.refused.filter(visible), standing: status.standing.filter(visible) };
     },
-  },
+  }),
 ]);

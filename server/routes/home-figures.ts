@@ -2,6 +2,7 @@
  * The figures of the module homes (home-stats.ts): each computed only when `can` grants the key
  * of the page it belongs to; per-day figures over the window's calendar days in its time zone.
  */
+import type { HomeFigures } from '../../src/contract/replies/home-stats.js';
 import type { ModuleName } from '../../src/contract/permission-manifest.js';
 import { Keys } from '../auth/guards.js';
 import type { Queryable } from '../db/db.js';
@@ -104,7 +105,7 @@ async function countBy(db: Queryable, table: string, col: string) {
 
 const ratio = (part: number, total: number) => (total > 0 ? Math.round((part / total) * 10000) / 10000 : null);
 
-type Figures = Record<string, unknown>;
+type Figures = HomeFigures;
 export type Can = (key: string) => boolean;
 
 async function textFigures(db: Queryable, w: Window, can: Can): Promise<Figures> {

@@ -13,53 +13,12 @@
  */
 import { Type } from '@sinclair/typebox';
 import { MODULES } from '../../src/contract/permission-manifest.js';
+import { HomeStatsReply } from '../../src/contract/replies/home-stats.js';
 import { invalid } from '../http/errors.js';
 import { allowed } from '../http/register.js';
 import { defineRoutes, route, type SessionUser } from '../http/route.js';
 import { StringEnum } from '../http/typebox.js';
 import { BY_MODULE, homeWindow, type Can } from './home-figures.js';
-
-const int = { type: 'integer' };
-const counts = { type: 'object', properties: { key: { type: 'string' }, count: int } };
-const byKey = { type: 'object', properties: { total: int, items: { type: 'array', items: counts } } };
-const perDay = {
-  type: 'object',
-  properties: {
-    series: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, counts: { type: 'array', items: int } } } },
-  },
-};
-const amountPerDay = { type: 'object', properties: { series: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, counts: { type: 'array', items: { type: 'number' } } } } } } };
-const share = { type: 'object', properties: { total: int, part: int, share: { type: ['number', 'null'] } } };
-
-const reply = {
-  type: 'object',
-  properties: {
-    module: { type: 'string' },
-    tz: { type: 'string' },
-    /** the 14 calendar days (YYYY-MM-DD in `tz`), oldest first; per-day counts follow this order */
-    days: { type: 'array', items: { type: 'string' } },
-    figures: {
-      type: 'object',
-      properties: {
-        sessions_per_day: perDay,
-        ai_resolved: share,
-        feedback_by_status: byKey,
-        test_tasks_by_status: byKey,
-        rating_tasks_by_status: byKey,
-        /** what the model calls cost per day (chat, embeddings, connection tests) at the servers' prices */
-        ai_cost_per_day: amountPerDay,
-        calls_per_day: perDay,
-        connect_rate: share,
-        call_tasks_by_status: byKey,
-        train_tasks_by_status: byKey,
-        datasets_by_size: byKey,
-        accounts: { type: 'object', properties: { total: int, enabled: int, disabled: int } },
-        roles: { type: 'object', properties: { total: int, super_admin: int, unassigned: int } },
-        audit_per_day: perDay,
-      },
-    },
-  },
-};
 
 function validZone(tz: string): boolean {
   try {
@@ -84,7 +43,7 @@ export const routes = defineRoutes([
       module: StringEnum(MODULES),
       tz: Type.Optional(Type.String({ maxLength: 64, default: 'UTC', description: 'IANA time zone of the day buckets, e.g. Asia/Shanghai' })),
     }),
-    reply,
+    reply: HomeStatsReply,
     async handler(ctx) {
       const tz = ctx.query.tz || 'UTC';
       if (!validZone(tz)) throw invalid([{ field: 'tz', message: 'must be an IANA time zone name / 须为 IANA 时区名' }]);

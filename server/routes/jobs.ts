@@ -12,7 +12,7 @@ import { conflict, forbidden, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { allowed } from '../http/register.js';
 import { defineRoutes, route, type RouteDef } from '../http/route.js';
-import { StringEnum } from '../http/typebox.js';
+import { Nullable, StringEnum } from '../http/typebox.js';
 import { pickLang, pickTitle, requestLang, type Lang } from '../http/lang.js';
 import { JOB_STATES } from '../jobs/types.js';
 
@@ -31,39 +31,39 @@ export const REF_PAGE_KEYS: Record<string, string> = {
   shop: 'intelligent_text.text.shop.sync_log',
 };
 
-const live = { type: 'object', properties: {
-  id: { type: 'integer' },
-  kind: { type: 'string' },
-  title: { type: 'string' },
-  ref_type: { type: ['string', 'null'] },
-  ref_id: { type: ['integer', 'null'] },
-  state: { type: 'string', enum: [...JOB_STATES] },
-  progress_done: { type: 'integer' },
-  progress_total: { type: 'integer' },
+const when = Nullable(Type.String({ format: 'date-time' }));
+const Live = Type.Object({
+  id: Type.Integer(),
+  kind: Type.String(),
+  title: Type.String(),
+  ref_type: Nullable(Type.String()),
+  ref_id: Nullable(Type.Integer()),
+  state: StringEnum(JOB_STATES),
+  progress_done: Type.Integer(),
+  progress_total: Type.Integer(),
   /** percent 0–100 (0 while the total is unknown) */
-  progress: { type: 'integer' },
+  progress: Type.Integer(),
   /** tries that ran to an outcome (the one running included); a failure of the job spends one */
-  attempts: { type: 'integer' },
-  max_attempts: { type: 'integer' },
+  attempts: Type.Integer(),
+  max_attempts: Type.Integer(),
   /** times a crash, kill, stop or database outage cut a run off: queued again, no attempt spent */
-  interruptions: { type: 'integer' },
-  last_error: { type: 'string' },
-  cancel_requested: { type: 'boolean' },
-  created_at: { type: 'string', format: 'date-time' },
-  started_at: { type: ['string', 'null'], format: 'date-time' },
-  finished_at: { type: ['string', 'null'], format: 'date-time' },
-  updated_at: { type: 'string', format: 'date-time' },
-} };
-const row = {
-  type: 'object',
-  properties: {
-    ...live.properties,
-    created_by: { type: ['integer', 'null'] },
-    created_by_name: { type: ['string', 'null'] },
-    created_by_email: { type: ['string', 'null'] },
-  },
-};
-const detail = { type: 'object', properties: { ...row.properties, data: {}, result: {}, worker_id: { type: ['string', 'null'] } } };
+  interruptions: Type.Integer(),
+  last_error: Type.String(),
+  cancel_requested: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  started_at: when,
+  finished_at: when,
+  updated_at: Type.String({ format: 'date-time' }),
+});
+const Row = Type.Object({
+  ...Live.properties,
+  created_by: Nullable(Type.Integer()),
+  created_by_name: Nullable(Type.String()),
+  created_by_email: Nullable(Type.String()),
+});
+const Detail = Type.Object({ ...Row.properties, data: Type.Unknown(), result: Type.Unknown(), worker_id: Nullable(Type.String()) });
+type Live = Static<typeof Live>;
+type Row = Static<typeof Row>;
 
 const LIVE_COLS = `j.id, j.kind, j.title, j.ref_type, j.ref_id, j.state, j.progress_done, j.progress_total,
   CASE WHEN j.progress_total > 0 THEN least(100, j.progress_done * 100 / j.progress_total) WHEN j.state = 'done' THEN 100 ELSE 0 END AS progress,
@@ -107,18 +107,13 @@ async function stateOf(ctx: { db: Queryable }, id: number): Promise<{ state: str
  * A job's title and last error are written "english / 中文" (the worker has no caller); the
  * console gets the half of its language (x-lang), an API client without one gets both.
  */
-function inLang<T>(row: T, lang: Lang | null): T {
-  if (!lang || !row || typeof row !== 'object') return row;
-  const r = row as Record<string, unknown>;
-  return {
-    ...r,
-    ...(typeof r.title === 'string' ? { title: pickTitle(r.title, lang) } : {}),
-    ...(typeof r.last_error === 'string' ? { last_error: pickLang(r.last_error, lang) } : {}),
-  } as T;
+function inLang<T extends Live>(row: T, lang: Lang | null): T {
+  if (!lang || !row) return row;
+  return { ...row, title: pickTitle(row.title, lang), last_error: pickLang(row.last_error, lang) };
 }
 
-async function liveRow(ctx: { db: Queryable; req: FastifyRequest }, id: number): Promise<unknown> {
-  return inLang((await ctx.db.query(`SELECT ${ROW_COLS} ${FROM} WHERE j.id = $1`, [id])).rows[0], requestLang(ctx.req));
+async function liveRow(ctx: { db: Queryable; req: FastifyRequest }, id: number): Promise<Row> {
+  return inLang((await ctx.db.query<Row>(`SELECT ${ROW_COLS} ${FROM} WHERE j.id = $1`, [id])).rows[0], requestLang(ctx.req));
 }
 
 const routes: RouteDef[] = defineRoutes([
@@ -128,10 +123,10 @@ const routes: RouteDef[] = defineRoutes([
     access: { permission: Keys.job },
     summary: 'Jobs of the work engine, newest first, paged; filter by state, kind, ref (type, id), who started it, title',
     query: listQuery,
-    reply: pageReply(row),
+    reply: pageReply(Row),
     async handler(ctx) {
       const w = where(ctx.query);
-      const page = await paged(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
+      const page = await paged<Row>(ctx.db, { select: ROW_COLS, fromWhere: w.sql, orderBy: 'j.id DESC', params: w.params }, ctx.query);
       const lang = requestLang(ctx.req);
       return { ...page, list: page.list.map((r) => inLang(r, lang)) };
     },
@@ -142,9 +137,9 @@ const routes: RouteDef[] = defineRoutes([
     access: { permission: [Keys.job, Keys.jobDetail] },
     summary: 'One job with its data and result',
     query: Type.Object({ id }),
-    reply: detail,
+    reply: Detail,
     async handler(ctx) {
-      const r = await ctx.db.query(`SELECT ${ROW_COLS}, j.data, j.result, j.worker_id ${FROM} WHERE j.id = $1`, [ctx.query.id]);
+      const r = await ctx.db.query<Static<typeof Detail>>(`SELECT ${ROW_COLS}, j.data, j.result, j.worker_id ${FROM} WHERE j.id = $1`, [ctx.query.id]);
       if (!r.rows[0]) throw notFound(`job ${ctx.query.id}`);
       return inLang(r.rows[0], requestLang(ctx.req));
     },
@@ -157,12 +152,12 @@ const routes: RouteDef[] = defineRoutes([
       'The latest jobs (at most 20, newest first) of one record, e.g. ref_type=learn_doc&ref_id=12: state and progress only. ' +
       'Allowed to whoever may open the page of that record type (or the Jobs page)',
     query: Type.Object({ ref_type: Type.String({ maxLength: 64 }), ref_id: Type.Integer({ minimum: 1 }) }),
-    reply: { type: 'array', items: live },
+    reply: Type.Array(Live),
     async handler(ctx) {
       const pageKey = REF_PAGE_KEYS[ctx.query.ref_type];
       const keys = pageKey ? [Keys.job, pageKey] : [Keys.job];
       if (!allowed({ permission: keys }, ctx.user)) throw forbidden();
-      const r = await ctx.db.query(
+      const r = await ctx.db.query<Live>(
         `SELECT ${LIVE_COLS} FROM work_job j WHERE j.ref_type = $1 AND j.ref_id = $2 ORDER BY j.id DESC LIMIT 20`,
         [ctx.query.ref_type, ctx.query.ref_id],
       );
@@ -176,7 +171,7 @@ const routes: RouteDef[] = defineRoutes([
     access: { permission: Keys.jobCancel },
     summary: 'Cancels a queued job at once, a running one at its next progress call (within a few seconds); 40009 when it is over',
     body: idBody,
-    reply: row,
+    reply: Row,
     async handler(ctx) {
       const { id } = ctx.body;
       const before = await stateOf(ctx, id);
@@ -194,7 +189,7 @@ const routes: RouteDef[] = defineRoutes([
     access: { permission: Keys.jobRetry },
     summary: 'Runs a failed or cancelled job again (a full round of attempts; attempts keep counting); 40009 otherwise',
     body: idBody,
-    reply: row,
+    reply: Row,
     async handler(ctx) {
       const { id } = ctx.body;
       const before = await stateOf(ctx, id);

@@ -6,6 +6,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route } from '../http/route.js';
 import { PermissionType } from '../../src/contract/permission-manifest.js';
+import { NoReply } from '../http/typebox.js';
 
 /** permission_type by number (1 menu, 2 page, 3 button, 4 module) or, the spec's second reading, by name */
 const TYPE_NAMES = { menu: PermissionType.MENU, page: PermissionType.PAGE, button: PermissionType.BUTTON, module: PermissionType.MODULE } as const;
@@ -208,6 +209,7 @@ export const routes = defineRoutes([
     access: { permission: Keys.permissionDelete },
     summary: 'Delete a permission without children (roles lose it; super admin only)',
     body: Type.Object({ id }),
+    reply: NoReply,
     async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id);

@@ -1,24 +1,24 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
 import { assertMayGrantPermissions, assertMayManageRole, assertMayRemovePermissions } from '../auth/ceiling.js';
 import { Keys, assertIdsExist, assertSuperAdminRemains } from '../auth/guards.js';
 import { conflict, notFound } from '../http/errors.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route } from '../http/route.js';
+import { NoReply } from '../http/typebox.js';
+import { RoleRef } from '../../src/contract/replies/session.js';
 
-const ts = { type: 'string', format: 'date-time' };
-const roleRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    is_super_admin: { type: 'boolean' },
-    permission_ids: { type: 'array', items: { type: 'integer' } },
-    account_count: { type: 'integer' },
-    created_at: ts,
-    updated_at: ts,
-  },
-};
+const ts = Type.String({ format: 'date-time' });
+const RoleRow = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  is_super_admin: Type.Boolean(),
+  permission_ids: Type.Array(Type.Integer()),
+  account_count: Type.Integer(),
+  created_at: ts,
+  updated_at: ts,
+});
+type RoleRow = Static<typeof RoleRow>;
 const id = Type.Integer({ minimum: 1 });
 const idBody = Type.Object({ id });
 /** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
@@ -33,7 +33,7 @@ const ROLE_SELECT = `r.id, r.name, r.is_super_admin, r.created_at, r.updated_at,
   (SELECT count(*)::int FROM account_roles ar WHERE ar.role_id = r.id) AS account_count`;
 
 export async function loadRole(q: Queryable, id: number) {
-  const r = await q.query<{ id: number; name: string; is_super_admin: boolean; permission_ids: number[] }>(
+  const r = await q.query<RoleRow>(
     `SELECT ${ROLE_SELECT} FROM roles r WHERE r.id = $1`,
     [id],
   );
@@ -68,9 +68,9 @@ export const routes = defineRoutes([
     access: { permission: Keys.role },
     summary: 'Roles, paged; filter by name',
     query: Type.Object({ ...pageFields, name: Type.Optional(Type.String({ maxLength: 100 })) }),
-    reply: pageReply(roleRow),
+    reply: pageReply(RoleRow),
     handler: (ctx) =>
-      paged(
+      paged<RoleRow>(
         ctx.db,
         {
           select: ROLE_SELECT,
@@ -81,24 +81,24 @@ export const routes = defineRoutes([
         ctx.query,
       ),
   }),
-  {
+  route({
     method: 'GET',
     path: 'role/all',
     access: { permission: [Keys.role, Keys.account] },
     summary: 'Every role (id, name, is_super_admin), for pickers',
-    reply: { type: 'array', items: roleRow },
+    reply: Type.Array(RoleRef),
     async handler(ctx) {
-      const r = await ctx.db.query('SELECT id, name, is_super_admin FROM roles ORDER BY id');
+      const r = await ctx.db.query<Static<typeof RoleRef>>('SELECT id, name, is_super_admin FROM roles ORDER BY id');
       return r.rows;
     },
-  },
+  }),
   route({
     method: 'GET',
     path: 'role/detail',
     access: { permission: [Keys.role, Keys.roleDetail, Keys.roleUpdate] },
     summary: 'One role with its permission ids',
     query: idBody,
-    reply: roleRow,
+    reply: RoleRow,
     handler: (ctx) => loadRole(ctx.db, ctx.query.id),
   }),
   route({
@@ -111,7 +111,7 @@ export const routes = defineRoutes([
       is_super_admin: Type.Optional(roleFields.is_super_admin),
       permission_ids: Type.Optional(roleFields.permission_ids),
     }),
-    reply: roleRow,
+    reply: RoleRow,
     async handler(ctx) {
       const name = ctx.body.name.trim();
       const ids = ctx.body.permission_ids ?? [];
@@ -140,7 +140,7 @@ export const routes = defineRoutes([
       is_super_admin: Type.Optional(roleFields.is_super_admin),
       permission_ids: Type.Optional(roleFields.permission_ids),
     }),
-    reply: roleRow,
+    reply: RoleRow,
     async handler(ctx) {
       const before = await loadRole(ctx.db, ctx.body.id);
       const user = ctx.user!;
@@ -173,6 +173,7 @@ export const routes = defineRoutes([
     access: { permission: Keys.roleDelete },
     summary: 'Delete a role that no account holds',
     body: idBody,
+    reply: NoReply,
     async handler(ctx) {
       const before = await loadRole(ctx.db, ctx.body.id);
       assertMayManageRole(ctx.user!, before);

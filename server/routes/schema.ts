@@ -12,6 +12,7 @@ import { getSchemaStore, type SchemaStore } from '../schemas/store.js';
 import { permissionLocaleTrees, permissionTree } from '../schemas/permission-tree.js';
 import type { ParsedSchema } from '../schemas/validate.js';
 import { submitFieldsFor } from './schema-fields.js';
+import { PermissionTreeReply, SchemaDetailReply, SchemaListReply } from '../../src/contract/replies/schema.js';
 
 /**
  * May this account open the schema? Super admin: all. A schema naming a permission needs
@@ -40,30 +41,6 @@ export function servedHash(store: SchemaStore, s: ParsedSchema, fields?: unknown
   return contentHash(parts);
 }
 
-const nullableString = { type: ['string', 'null'] };
-
-const listReply = {
-  type: 'object',
-  properties: {
-    checked: { type: 'string', description: 'fingerprint of the meta-schema check every served schema passed (src/contract/schema-check.ts)' },
-    list: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          version: { type: 'integer' },
-          hash: { type: 'string' },
-          kind: { type: 'string' },
-          routes: { type: 'array', items: { type: 'string' } },
-          module: nullableString,
-          permission: nullableString,
-        },
-      },
-    },
-  },
-};
-
 /** `If-None-Match` may list several tags, quoted or weak. */
 const matchesEtag = (header: string | string[] | undefined, hash: string): boolean => {
   const raw = Array.isArray(header) ? header.join(',') : header ?? '';
@@ -80,13 +57,7 @@ export const routes = defineRoutes([
     access: 'login',
     summary: 'The permission tree the console builds its routes and menus from: the manifest plus the menu pages the schemas declare (titles in both locales)',
     tags: ['schema'],
-    reply: {
-      type: 'object',
-      properties: {
-        modules: { type: 'array', items: { type: 'object', additionalProperties: true } },
-        texts: { type: 'object', additionalProperties: true, description: 'only under the dev watch (SCHEMA_WATCH=1): the locale files by locale' },
-      },
-    },
+    reply: PermissionTreeReply,
     async handler() {
       // derived from the store (and the locale files), so the dev watch's changes show at once;
       // under the watch the locale files come along, so a page added live shows its texts
@@ -95,13 +66,13 @@ export const routes = defineRoutes([
       return { modules: permissionTree(), ...(watching ? { texts: permissionLocaleTrees() } : {}) };
     },
   },
-  {
+  route({
     method: 'GET',
     path: 'schema/list',
     access: 'login',
     summary: 'Schemas (pages and forms) the signed-in account may open, with version and content hash',
     tags: ['schema'],
-    reply: listReply,
+    reply: SchemaListReply,
     async handler(ctx) {
       const store = getSchemaStore();
       const user = ctx.user as SessionUser;
@@ -109,7 +80,7 @@ export const routes = defineRoutes([
       const fields = open.map((s) => submitFieldsFor(s.doc, ctx.req.server));
       return { checked: SCHEMA_CHECK, list: open.map((s, i) => ({ ...store.summary(s), hash: servedHash(store, s, fields[i]) })) };
     },
-  },
+  }),
   route({
     method: 'GET',
     path: 'schema/detail',
@@ -117,6 +88,8 @@ export const routes = defineRoutes([
     summary: 'One schema with the enums it refers to; ETag = hash, 304 on If-None-Match',
     tags: ['schema'],
     query: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+    // sent by the handler itself (ETag, 304): documented only
+    reply: SchemaDetailReply,
     raw: 'stream',
     async handler(ctx) {
       const store = getSchemaStore();

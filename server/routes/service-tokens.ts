@@ -4,7 +4,7 @@
  * once, in the reply of `service-token/create`, and stored only as its SHA-256; it is revoked,
  * never edited or shown again. Creation and revocation are audited (without the token).
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { assertHolds } from '../auth/ceiling.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import { K } from '../resources/keys.js';
@@ -12,7 +12,7 @@ import { SK } from '../resources/sessions/keys.js';
 import { VK } from '../resources/voice/keys.js';
 import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route, type RouteContext, type RouteDef } from '../http/route.js';
-import { StringEnum } from '../http/typebox.js';
+import { Nullable, StringEnum } from '../http/typebox.js';
 import { INGEST_SCOPES, newServiceToken, tokenHint, type IngestScope } from '../auth/service-tokens.js';
 import { sha256 } from '../auth/tokens.js';
 
@@ -37,29 +37,28 @@ export const SCOPE_KEYS: Record<IngestScope, string> = {
   call_logs: VK.log,
 };
 
-const row = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    token_hint: { type: 'string', description: 'the first 8 characters, to tell tokens apart (never usable)' },
-    scopes: { type: 'array', items: { type: 'string', enum: [...INGEST_SCOPES] } },
-    shop_ids: { type: ['array', 'null'], items: { type: 'integer' }, description: 'the shops it may write to; null: every shop' },
-    state: { type: 'string', enum: ['active', 'revoked'] },
-    created_by: { type: ['integer', 'null'] },
-    created_by_name: { type: ['string', 'null'] },
-    created_at: { type: 'string', format: 'date-time' },
-    last_used_at: { type: ['string', 'null'], format: 'date-time' },
-    revoked_at: { type: ['string', 'null'], format: 'date-time' },
-    revoked_by_name: { type: ['string', 'null'] },
-  },
-};
+const when = Nullable(Type.String({ format: 'date-time' }));
+const Row = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  token_hint: Type.String({ description: 'the first 8 characters, to tell tokens apart (never usable)' }),
+  scopes: Type.Array(StringEnum(INGEST_SCOPES)),
+  shop_ids: Nullable(Type.Array(Type.Integer(), { description: 'the shops it may write to; null: every shop' })),
+  state: StringEnum(['active', 'revoked']),
+  created_by: Nullable(Type.Integer()),
+  created_by_name: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  last_used_at: when,
+  revoked_at: when,
+  revoked_by_name: Nullable(Type.String()),
+});
+type Row = Static<typeof Row>;
 
 const COLS = `t.id, t.name, t.token_hint, t.scopes, t.shop_ids, CASE WHEN t.revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state,
   t.created_by, c.name AS created_by_name, t.created_at, t.last_used_at, t.revoked_at, r.name AS revoked_by_name`;
 const FROM = 'FROM service_token t LEFT JOIN accounts c ON c.id = t.created_by LEFT JOIN accounts r ON r.id = t.revoked_by';
 
-const one = async (ctx: RouteContext<unknown, unknown>, id: number): Promise<unknown> => (await ctx.db.query(`SELECT ${COLS} ${FROM} WHERE t.id = $1`, [id])).rows[0];
+const one = async (ctx: RouteContext<unknown, unknown>, id: number): Promise<Row> => (await ctx.db.query<Row>(`SELECT ${COLS} ${FROM} WHERE t.id = $1`, [id])).rows[0];
 
 export const routes: RouteDef[] = defineRoutes([
   route({
@@ -72,10 +71,10 @@ export const routes: RouteDef[] = defineRoutes([
       state: Type.Optional(StringEnum(['active', 'revoked'])),
       keyword: Type.Optional(Type.String({ maxLength: 100, description: 'part of the name' })),
     }),
-    reply: pageReply(row),
+    reply: pageReply(Row),
     handler(ctx) {
       const keyword = ctx.query.keyword?.trim() || null;
-      return paged(ctx.db, {
+      return paged<Row>(ctx.db, {
         select: COLS,
         fromWhere: `${FROM} WHERE ($1::text IS NULL OR ($1::text = 'active') = (t.revoked_at IS NULL))
           AND ($2::text IS NULL OR t.name ILIKE '%' || replace(replace(replace($2::text, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
@@ -95,7 +94,7 @@ export const routes: RouteDef[] = defineRoutes([
       scopes: Type.Array(StringEnum(INGEST_SCOPES), { minItems: 1, uniqueItems: true }),
       shop_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 1000, uniqueItems: true })),
     }),
-    reply: { type: 'object', properties: { ...row.properties, token: { type: 'string', description: 'shown once: store it now' } } },
+    reply: Type.Object({ ...Row.properties, token: Type.String({ description: 'shown once: store it now' }) }),
     async handler(ctx) {
       const token = newServiceToken();
       const name = ctx.body.name.trim();
@@ -115,7 +114,7 @@ export const routes: RouteDef[] = defineRoutes([
       const id = r.rows[0].id;
       // the audit row names the token by id, name and hint; never the token
       await ctx.audit({ action: 'create', resource: 'service_token', targetId: id, after: { name, scopes, shop_ids: shopIds, hint: tokenHint(token) } });
-      return { ...((await one(ctx, id)) as object), token };
+      return { ...(await one(ctx, id)), token };
     },
   }),
   route({
@@ -124,7 +123,7 @@ export const routes: RouteDef[] = defineRoutes([
     access: { permission: ServiceTokenKeys.revoke },
     summary: 'Revokes a service token at once (its next call is 20001); 40009 when it is already revoked',
     body: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
-    reply: row,
+    reply: Row,
     async handler(ctx) {
       const { id } = ctx.body;
       const before = (await ctx.db.query<{ name: string; revoked_at: string | null }>('SELECT name, revoked_at FROM service_token WHERE id = $1 FOR UPDATE', [id])).rows[0];

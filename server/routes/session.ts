@@ -9,17 +9,8 @@ import { THROTTLE, beginAttempt, ceilingNotice, clearPair, pruneThrottle } from 
 import { writeAudit, type AuditActor } from '../auth/audit.js';
 import { AppError, conflict, invalid, notFound } from '../http/errors.js';
 import { defineRoutes, route, type RouteContext } from '../http/route.js';
-
-export const roleRef = {
-  type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, is_super_admin: { type: 'boolean' } },
-};
-const userProps = {
-  id: { type: 'integer' },
-  email: { type: 'string' },
-  name: { type: 'string' },
-  roles: { type: 'array', items: roleRef },
-};
+import { NoReply } from '../http/typebox.js';
+import { LoginReply, ProfileReply, RevokedReply, SessionsReply, UserReply } from '../../src/contract/replies/session.js';
 
 export async function rolesOf(q: Queryable, accountId: number) {
   const r = await q.query<{ id: number; name: string; is_super_admin: boolean }>(
@@ -40,16 +31,6 @@ const actorOf = (ctx: AnyContext): AuditActor => ({ id: ctx.user!.id, email: ctx
 
 const BAD_LOGIN = 'incorrect email or password / 邮箱或密码错误';
 
-const SessionItem = Type.Object({
-  id: Type.Integer(),
-  ip: Type.String(),
-  user_agent: Type.String(),
-  created_at: Type.String(),
-  last_seen_at: Type.String(),
-  expires_at: Type.String(),
-  current: Type.Boolean(),
-});
-
 export const routes = defineRoutes([
   route({
     method: 'POST',
@@ -65,16 +46,7 @@ export const routes = defineRoutes([
       email: Type.String({ minLength: 1, maxLength: 200 }),
       password: Type.String({ minLength: 1, maxLength: 200 }),
     }),
-    reply: {
-      type: 'object',
-      properties: {
-        user: { type: 'object', properties: { ...userProps, token: { type: 'string' } } },
-        security_notice: {
-          type: ['object', 'null'],
-          properties: { since: { type: ['string', 'null'] }, failed_attempts: { type: 'integer' }, addresses: { type: 'integer' } },
-        },
-      },
-    },
+    reply: LoginReply,
     async handler(ctx) {
       const email = ctx.body.email.trim().toLowerCase();
       const ip = ctx.req.ip ?? '';
@@ -131,6 +103,7 @@ export const routes = defineRoutes([
     path: 'user/logout',
     access: 'login',
     summary: 'Sign out: revokes the session and clears both cookies',
+    reply: NoReply,
     async handler(ctx) {
       const user = ctx.user!;
       await revokeSession(ctx.db, user.sessionId);
@@ -144,7 +117,7 @@ export const routes = defineRoutes([
     path: 'User/Get',
     access: 'login',
     summary: 'The signed-in account',
-    reply: { type: 'object', properties: userProps },
+    reply: UserReply,
     async handler(ctx) {
       const u = ctx.user!;
       return { id: u.id, email: u.email, name: u.name, roles: await rolesOf(ctx.db, u.id) };
@@ -161,6 +134,7 @@ export const routes = defineRoutes([
       old_password: Type.String({ minLength: 1, maxLength: 200 }),
       new_password: Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 }),
     }),
+    reply: NoReply,
     async handler(ctx) {
       const u = ctx.user!;
       await assertNewPassword(ctx.body.new_password, u.email, 'new_password');
@@ -185,7 +159,7 @@ export const routes = defineRoutes([
     path: 'user/sessions',
     access: 'login',
     summary: 'My sessions: the live sessions of the signed-in account, newest first (`current` marks this one)',
-    reply: Type.Object({ list: Type.Array(SessionItem), idle_minutes: Type.Integer(), max_sessions: Type.Integer() }),
+    reply: SessionsReply,
     async handler(ctx) {
       const u = ctx.user!;
       const config = ctx.req.server.backofficeConfig;
@@ -202,6 +176,7 @@ export const routes = defineRoutes([
     access: 'login',
     summary: 'Revoke one of my sessions (revoking this one signs out and clears the cookies)',
     body: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+    reply: NoReply,
     async handler(ctx) {
       const u = ctx.user!;
       if (!(await revokeOwnSession(ctx.db, u.id, ctx.body.id))) throw notFound('session');
@@ -215,7 +190,7 @@ export const routes = defineRoutes([
     path: 'user/session-revoke-others',
     access: 'login',
     summary: 'Revoke every session of mine except this one',
-    reply: Type.Object({ revoked: Type.Integer() }),
+    reply: RevokedReply,
     async handler(ctx) {
       const u = ctx.user!;
       const revoked = await revokeAccountSessions(ctx.db, u.id, u.sessionId);
@@ -228,20 +203,7 @@ export const routes = defineRoutes([
     path: 'user/profile',
     access: 'login',
     summary: "My info: the signed-in account, its roles, how many keys it holds per module, its live sessions and its own latest audit events (20)",
-    reply: Type.Object({
-      id: Type.Integer(),
-      email: Type.String(),
-      name: Type.String(),
-      created_at: Type.String(),
-      last_login_at: Type.Union([Type.String(), Type.Null()]),
-      super_admin: Type.Boolean(),
-      roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), is_super_admin: Type.Boolean() })),
-      modules: Type.Array(Type.Object({ module: Type.String(), keys: Type.Integer() })),
-      sessions: Type.Integer(),
-      recent: Type.Array(
-        Type.Object({ id: Type.Integer(), action: Type.String(), resource: Type.String(), target_id: Type.Union([Type.String(), Type.Null()]), ip: Type.String(), created_at: Type.String() }),
-      ),
-    }),
+    reply: ProfileReply,
     async handler(ctx) {
       const u = ctx.user!;
       const acct = (

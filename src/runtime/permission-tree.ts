@@ -11,6 +11,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { MANIFEST, type ModuleManifest } from '../contract/permission-manifest.js';
+import type { PermissionTreeReply } from '../contract/replies/schema.js';
 
 let tree: readonly ModuleManifest[] = MANIFEST;
 const listeners = new Set<() => void>();
@@ -34,15 +35,8 @@ export function usePermissionTree(): readonly ModuleManifest[] {
   return useSyncExternalStore(subscribePermissionTree, getPermissionTree, getPermissionTree);
 }
 
-/** Reply of `GET schema/permission-tree`. */
-export interface PermissionTreeReply {
-  modules: ModuleManifest[];
-  /**
-   * Only while the server's dev watch runs (SCHEMA_WATCH=1): its locale files, by locale, so
-   * texts added or edited since the console was built show without a rebuild.
-   */
-  texts?: Record<string, Record<string, unknown>>;
-}
+/** Reply of `GET schema/permission-tree` (declared once: src/contract/replies/schema.ts). */
+export type { PermissionTreeReply };
 
 let liveTexts: PermissionTreeReply['texts'] = undefined;
 const textListeners = new Set<(texts: NonNullable<PermissionTreeReply['texts']>) => void>();

@@ -8,6 +8,7 @@
 import { createContext, useContext, type ComponentType } from 'react';
 import type { AccessState } from '../contract/access.js';
 import type { RuntimeEnv } from './env.js';
+import type { SecurityNotice } from '../contract/replies/session.js';
 
 export interface ShellUser {
   id: number;
@@ -51,8 +52,4 @@ export function useShell(): Shell {
 }
 
 /** What the sign-in reply tells the owner when its account ceiling was reached since its last sign-in (server/auth/throttle.ts). */
-export interface SecurityNotice {
-  since: string | null;
-  failed_attempts: number;
-  addresses: number;
-}
+export type { SecurityNotice };

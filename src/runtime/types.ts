@@ -18,6 +18,7 @@ import type {
   TSection,
   TTabsSchema,
 } from '../../schemas/meta/src/index.js';
+import type { SchemaDetailReply as DetailReply, SchemaListItemReply, SchemaListReply as ListReply } from '../contract/replies/schema.js';
 
 export type {
   PageKind,
@@ -36,36 +37,32 @@ export type {
   TTabsSchema as TabsSchema,
 };
 
-/** One entry of `GET schema/list` (only schemas the caller may open). */
-export interface SchemaListItem {
-  id: string;
-  version: number;
-  hash: string;
+/**
+ * One entry of `GET schema/list` (only schemas the caller may open): the server's reply
+ * (src/contract/replies/schema.ts) with `kind` narrowed to the schema language's page kinds;
+ * `module` and `permission` may be left out where the console builds entries itself (tests, the
+ * dev inspector).
+ */
+export type SchemaListItem = Omit<SchemaListItemReply, 'kind' | 'module' | 'permission'> & {
   kind: PageKind;
-  /** route patterns; for forms, every mode route */
-  routes: string[];
   module: string;
   permission?: string | null;
-}
+};
 
-/** Reply of `GET schema/list` (`list`; `items` accepted too). */
-export interface SchemaListReply {
-  list?: SchemaListItem[];
-  items?: SchemaListItem[];
-  /** the fingerprint of the meta-schema check the server ran on every schema it serves (src/contract/schema-check.ts) */
-  checked?: string;
-}
+/** Reply of `GET schema/list` (`list`; `items` accepted too from an older server). */
+export type SchemaListReply = Partial<Omit<ListReply, 'list'>> & { list?: SchemaListItem[]; items?: SchemaListItem[] };
 
-/** Reply of `GET schema/detail?id=`: the schema, its hash, and the enums it references. */
-export interface SchemaDetailReply {
+/**
+ * Reply of `GET schema/detail?id=` (src/contract/replies/schema.ts): the schema, its hash, and
+ * the enums it references, narrowed to the schema language's types.
+ */
+export type SchemaDetailReply = Omit<DetailReply, 'schema' | 'enums' | 'fields' | 'checked'> & {
   schema: unknown;
-  hash: string;
   enums: Record<string, TEnumSchema>;
   /** for forms that submit to a server resource: the server's own field schemas */
   fields?: ResourceFields;
-  /** as in SchemaListReply */
   checked?: string;
-}
+};
 
 /**
  * The JSON Schemas the server validates a resource's bodies with (served with a form's

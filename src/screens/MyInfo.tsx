@@ -10,19 +10,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useShell } from '../runtime/shell.js';
+import type { ProfileReply } from '../contract/replies/session.js';
 
-interface Profile {
-  id: number;
-  email: string;
-  name: string;
-  created_at: string;
-  last_login_at: string | null;
-  super_admin: boolean;
-  roles: Array<{ id: number; name: string; is_super_admin: boolean }>;
-  modules: Array<{ module: string; keys: number }>;
-  sessions: number;
-  recent: Array<{ id: number; action: string; resource: string; target_id: string | null; ip: string; created_at: string }>;
-}
+type Profile = ProfileReply;
 
 const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-');
 

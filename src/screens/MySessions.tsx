@@ -7,23 +7,8 @@ import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import type { RevokedReply, SessionItem, SessionsReply } from '../contract/replies/session.js';
 import { useShell } from '../runtime/shell.js';
-
-interface SessionItem {
-  id: number;
-  ip: string;
-  user_agent: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  current: boolean;
-}
-
-interface SessionsReply {
-  list: SessionItem[];
-  idle_minutes: number;
-  max_sessions: number;
-}
 
 const when = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 
@@ -69,7 +54,7 @@ export default function MySessions() {
   const revokeOthers = async () => {
     if (!(await confirm(t('shell.sessions.revokeOthersConfirm'), { danger: true }))) return;
     try {
-      const r = await http.post<{ revoked: number }>('user/session-revoke-others');
+      const r = await http.post<RevokedReply>('user/session-revoke-others');
       notify.success(t('shell.sessions.revokedOthers', { count: r.revoked }));
     } catch {
       return; // message shown by the client

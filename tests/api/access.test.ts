@@ -5,6 +5,7 @@ import { loadConfig } from '../../server/config.js';
 import type { JobEngine } from '../../server/jobs/engine.js';
 import type { Db } from '../../server/db/db.js';
 import { defineRoutes, type RouteDef } from '../../server/http/route.js';
+import { NoReply } from '../../server/http/typebox.js';
 import { startServer, type ApiClient, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -93,7 +94,7 @@ describe('buildApp', () => {
   const db = {} as Db;
   // no database here: an engine that is never started (buildApp starts only one it makes itself)
   const jobs = { running: false, runsWorkers: false } as unknown as JobEngine;
-  const ok = defineRoutes([{ method: 'GET', path: 'x/ok', access: 'login', handler: async () => null }]);
+  const ok = defineRoutes([{ method: 'GET', path: 'x/ok', access: 'login', reply: NoReply, handler: async () => null }]);
 
   it('throws when a route declares no access', async () => {
     const bad = [{ method: 'GET', path: 'x/open', handler: async () => null } as unknown as RouteDef];
@@ -101,7 +102,7 @@ describe('buildApp', () => {
   });
 
   it('throws when a route names a key that is not in the manifest', async () => {
-    const bad = defineRoutes([{ method: 'GET', path: 'x/typo', access: { permission: 'intelligent_text.text.shop.lst' }, handler: async () => null }]);
+    const bad = defineRoutes([{ method: 'GET', path: 'x/typo', access: { permission: 'intelligent_text.text.shop.lst' }, reply: NoReply, handler: async () => null }]);
     await expect(buildApp({ config, db, jobs, routes: bad })).rejects.toThrow(/not in the manifest/);
   });
 

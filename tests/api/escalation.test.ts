@@ -10,6 +10,7 @@ import { hashPassword } from '../../server/auth/password.js';
 import { defineRoutes } from '../../server/http/route.js';
 import { DEMO_OPERATOR, DEMO_OPERATOR_MARK, seedCore } from '../../server/db/seed-core.js';
 import { ADMIN_EMAIL, startServer, type ApiClient, type TestServer } from './harness.js';
+import { NoReply } from '../../server/http/typebox.js';
 
 const A = 'admin_center.admin.permission';
 const GOOD = 'amber-kettle-river-7';
@@ -205,6 +206,7 @@ describe('a refusal after a write', () => {
         method: 'POST',
         path: 'probe/refuse-after-write',
         access: 'login',
+        reply: NoReply,
         async handler(ctx) {
           await ctx.db.query("INSERT INTO roles (name) VALUES ('written before the refusal')");
           await ctx.audit({ action: 'create', resource: 'role', after: { name: 'written before the refusal' } });

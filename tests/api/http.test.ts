@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineRoutes } from '../../server/http/route.js';
+import { NoReply } from '../../server/http/typebox.js';
 import { allRoutes } from '../../server/routes/index.js';
 import { startServer, type ApiClient, type TestServer } from './harness.js';
 
@@ -16,6 +17,7 @@ const crash = defineRoutes([
     method: 'GET',
     path: 'test/crash',
     access: 'public',
+    reply: NoReply,
     async handler() {
       throw new Error('secret internal detail: password=hunter2');
     },

@@ -26,6 +26,7 @@ import { createBodySchema, idBody, rowSchema, type Fields } from '../engine/sche
 import type { ResourceDef, Row } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 import { EXTRACT_STATUS, firstVisionServer, IMAGE_EXTRACT_KIND, NO_VISION_MODEL, NOT_STORED } from './image-extract-job.js';
+import { FileReply } from '../../http/typebox.js';
 
 const PICTURE_ANALYZE = 'intelligent_text.text.learn.picture_analyze';
 
@@ -213,6 +214,7 @@ imageExtraction.actions = [
     access: { permission: [SK.imageExtractionAdd, SK.imageExtraction] },
     summary:
       'Upload one image (multipart `file`: png, jpeg, webp or gif by its content, ≤ 10 MB); kept in the console. Reply `{ id, url, name, content_type, size }`: `url` is the path for `image_url`',
+    reply: Type.Object({ id: Type.Integer(), url: Type.String({ description: 'the path for image_url' }), name: Type.String(), content_type: Type.String(), size: Type.Integer() }),
     raw: 'multipart',
     handler: async (ctx) => {
       const img = await readImage(ctx);
@@ -236,6 +238,7 @@ imageExtraction.actions = [
     access: { permission: [SK.imageExtraction, SK.imageExtractionAdd, PICTURE_ANALYZE] },
     summary: 'One uploaded image: its bytes with their type (png, jpeg, webp or gif) and X-Content-Type-Options: nosniff',
     query: idBody,
+    reply: FileReply(['image/png', 'image/jpeg', 'image/webp', 'image/gif'], 'the image bytes'),
     raw: 'stream',
     handler: async (ctx) => {
       const { id } = ctx.query;

@@ -22,6 +22,7 @@ import { check } from '../engine/validate.js';
 import { CHANNELS } from '../enums.js';
 import { K } from '../keys.js';
 import { SK } from '../sessions/keys.js';
+import { Nullable } from '../../http/typebox.js';
 
 const stamps = () => ({ created_at: F.createdAt(), updated_at: F.updatedAt() });
 
@@ -183,6 +184,14 @@ const testRoute: RouteDef = {
     'Test connection: one short chat call (and embeddings when marked) under the outbound-call policy; the result is kept on the row. 50200 with a short classified reason when it fails (never the server\'s reply)',
   body: idBody,
   // raw: the call to the model server runs outside a transaction (it may take the server's timeout)
+  reply: Type.Object({
+    ok: Type.Boolean(),
+    latency_ms: Type.Number(),
+    model: Type.String(),
+    reply: Type.String({ description: "a few words of the model's reply" }),
+    error: Type.String(),
+    embeddings: Nullable(Type.Object({ ok: Type.Boolean(), dimensions: Type.Integer(), error: Type.String() })),
+  }),
   raw: 'stream',
   handler: async (ctx) => {
     const { id } = check(idBody, { ...((ctx.req.body as object) ?? {}) });

@@ -10,6 +10,7 @@ import type { ResourceDef } from '../engine/types.js';
 import { SK } from '../sessions/keys.js';
 
 import { readUpload } from '../engine/upload.js';
+import { FileReply, StringEnum } from '../../http/typebox.js';
 
 /** operationsTools/imageExtraction and learn/pictureAnalyze: ./image-extraction.ts */
 export { imageExtraction } from './image-extraction.js';
@@ -73,6 +74,7 @@ storedFile.actions = [
     path: 's3-file/upload',
     access: { permission: SK.fileUpload },
     summary: 'Upload one file (multipart `file`, ≤ 10 MB); to the S3-compatible store when S3_BUCKET is set, else kept in the database',
+    reply: Type.Object({ id: Type.Integer(), name: Type.String(), content_type: Type.String(), size: Type.Integer(), storage: StringEnum(['s3', 'local']) }),
     raw: 'multipart',
     handler: async (ctx) => {
       const { file } = await readUpload(ctx);
@@ -105,6 +107,7 @@ storedFile.actions = [
     access: { permission: SK.fileUpload },
     summary: 'Download one stored file by id (the bytes, with its name)',
     body: DOWNLOAD_BODY,
+    reply: FileReply('application/octet-stream', 'the stored file, under its own content type'),
     raw: 'stream',
     handler: async (ctx) => {
       const { id } = check(DOWNLOAD_BODY, { ...((ctx.req.body as object) ?? {}) });

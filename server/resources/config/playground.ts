@@ -7,38 +7,33 @@ import { answerQuestion, type AnswerInput, type AnswerResult } from '../../ai/an
 import { listModelServers } from '../../ai/gateway/index.js';
 import { writeTrace } from '../../ai/trace.js';
 import { AppError, invalid } from '../../http/errors.js';
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
+import { PlaygroundOptionsReply, type PlaygroundDone, type PlaygroundOptions } from '../../../src/contract/replies/ai.js';
 import { Code } from '../../../src/contract/codes.js';
 import { CHANNELS } from '../enums.js';
 import { ID } from '../engine/schemas.js';
 import { check } from '../engine/validate.js';
 import { SK } from '../sessions/keys.js';
+import { FileReply } from '../../http/typebox.js';
 
 /** What the playground's pickers offer (one call; the playground key may not read the assistant pages). */
-export const playgroundOptionsRoute: RouteDef = {
+export const playgroundOptionsRoute: RouteDef = route({
   method: 'GET',
   path: 'prompt/playground-options',
   access: { permission: SK.playground },
   summary: 'Assistants, prompts and enabled model servers (id and name) for the playground',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: {
-    type: 'object',
-    properties: {
-      assistants: {
-        type: 'array',
-        items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, shop_id: { type: ['integer', 'null'] }, channel: { type: 'string' }, model_server_id: { type: ['integer', 'null'] } } },
-      },
-      prompts: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model_server_id: { type: ['integer', 'null'] } } } },
-      model_servers: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
-    },
-  },
+  query: Type.Object({}, { additionalProperties: false }),
+  reply: PlaygroundOptionsReply,
   handler: async ({ db }) => {
-    const assistants = await db.query(`SELECT id, name, shop_id, channel, model_server_id FROM chat_assistant WHERE status = 1 ORDER BY id DESC LIMIT 500`);
-    const prompts = await db.query(`SELECT id, name, model_server_id FROM prompt ORDER BY id DESC LIMIT 500`);
+    const assistants = await db.query<PlaygroundOptions['assistants'][number]>(
+      `SELECT id, name, shop_id, channel, model_server_id FROM chat_assistant WHERE status = 1 ORDER BY id DESC LIMIT 500`,
+    );
+    const prompts = await db.query<PlaygroundOptions['prompts'][number]>(`SELECT id, name, model_server_id FROM prompt ORDER BY id DESC LIMIT 500`);
     const servers = await listModelServers(db, { enabledOnly: true });
     return { assistants: assistants.rows, prompts: prompts.rows, model_servers: servers.map((s) => ({ id: s.id, name: `${s.name} (${s.model})` })) };
   },
-};
+});
 
 export interface PlaygroundInput {
   shop_id: number;
@@ -90,7 +85,8 @@ export const PLAYGROUND_BODY = {
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** The `done` event: the answer, who gave it, what it cited, what it cost, its trace. */
-export function doneEvent(r: AnswerResult, traceId: number | null) {
+/** the `done` event (its type: src/contract/replies/ai.ts, which the console reads) */
+export function doneEvent(r: AnswerResult, traceId: number | null): PlaygroundDone {
   return {
     text: r.text,
     responder: r.responder,
@@ -123,6 +119,7 @@ export const playgroundRoute: RouteDef = {
   access: { permission: SK.playground },
   summary: 'Playground answer, streamed (text/event-stream: start, delta…, done | error)',
   body: PLAYGROUND_BODY,
+  reply: FileReply('text/event-stream', 'Server-Sent Events: start, delta…, then done or error'),
   raw: 'stream',
   handler: async (ctx) => {
     const b = check<PlaygroundInput>(PLAYGROUND_BODY, { ...((ctx.req.body as object) ?? {}) });

@@ -46,6 +46,14 @@ const importRoute: RouteDef = {
   path: 'policy-import/import',
   access: { permission: SK.policyImport },
   summary: 'Import policies into a shop from a CSV or XLSX file (title, content, channel)',
+  reply: Type.Object({
+    shop_id: Type.Integer(),
+    file_name: Type.String(),
+    total: Type.Integer(),
+    imported: Type.Integer(),
+    failed: Type.Integer(),
+    failed_rows: Type.Array(Type.Object({ row: Type.Integer(), reason: Type.String() })),
+  }),
   raw: 'multipart',
   handler: async (ctx) => {
     const { file, fields } = await readUpload(ctx);

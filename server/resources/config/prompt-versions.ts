@@ -7,7 +7,7 @@
  * `GET prompt/version-diff?prompt_id=&from=&to=` is the line diff of two of its versions (by
  * number; default: the newest against the one before it), the page promptManagement/versions/:id.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/db.js';
 import { route, type RouteDef, type SessionUser } from '../../http/route.js';
 import { invalid } from '../../http/errors.js';
@@ -57,7 +57,7 @@ export const promptVersionRoutes: RouteDef[] = [
     summary: "A prompt's saved versions, newest first: number, text, model server, author, time, how many tasks pin it",
     query: Type.Object({ prompt_id: Id }, { additionalProperties: false }),
     reply: Type.Array(version),
-    handler: async (ctx) => (await ctx.db.query(`SELECT ${COLS} FROM prompt_version v WHERE v.prompt_id = $1 ORDER BY v.version DESC LIMIT 500`, [ctx.query.prompt_id])).rows,
+    handler: async (ctx) => (await ctx.db.query<Static<typeof version>>(`SELECT ${COLS} FROM prompt_version v WHERE v.prompt_id = $1 ORDER BY v.version DESC LIMIT 500`, [ctx.query.prompt_id])).rows,
   }),
   route({
     method: 'GET',
@@ -68,7 +68,7 @@ export const promptVersionRoutes: RouteDef[] = [
     reply: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String() })),
     handler: async (ctx) =>
       (
-        await ctx.db.query(
+        await ctx.db.query<{ id: number; label: string }>(
           `SELECT v.id, v.name || ' v' || v.version || CASE WHEN v.author <> '' THEN ' · ' || v.author ELSE '' END
                   || ' · ' || to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS label
              FROM prompt_version v ORDER BY v.id DESC LIMIT 1000`,

@@ -5,11 +5,21 @@
  * Anything wrong with the file as a whole is a 40001 naming `file`, before anything is written.
  */
 import type { MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import { invalid } from '../../http/errors.js';
 import type { RouteContext } from '../../http/route.js';
 import { readSheet, type Cells } from './sheet.js';
 
 export const FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The counts an import of a sheet replies with (its reply schema's properties, beside its own) */
+export const importCounts = {
+  file: Type.String(),
+  total: Type.Integer(),
+  imported: Type.Integer(),
+  skipped: Type.Integer(),
+  failed: Type.Integer(),
+};
 
 export interface UploadedFile {
   name: string;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../../http/route.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
-import { checkHeader, readSheetRows, readUpload } from '../engine/upload.js';
+import { checkHeader, importCounts, readSheetRows, readUpload } from '../engine/upload.js';
 import { mustExist } from '../engine/refs.js';
 import { check } from '../engine/validate.js';
 import type { Permission, ResourceDef } from '../engine/types.js';
@@ -17,6 +17,9 @@ interface Failure {
   reason: string;
 }
 
+/** a row of the file that was not imported, and why */
+const ImportFailure = Type.Object({ row: Type.Integer(), product_id: Type.String(), reason: Type.String() });
+
 /**
  * `import-product`: multipart `file` (CSV or XLSX, header row with product_id, title and optionally
  * shop_id, price, policy, remark) and an optional `shop_id` field used when the file has no
@@ -31,6 +34,11 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
     path: `${def.name}/import-product`,
     access: { permission },
     summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
+    reply: Type.Object({
+      ...importCounts,
+      skipped_rows: Type.Array(ImportFailure),
+      failed_rows: Type.Array(ImportFailure),
+    }),
     raw: 'multipart',
     handler: async (ctx) => {
       const { file, fields } = await readUpload(ctx, IMPORT_MAX_BYTES);

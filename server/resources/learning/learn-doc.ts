@@ -108,6 +108,7 @@ const createRoute: RouteDef = {
   access: { permission: K.docCreate },
   summary:
     'Upload a document (multipart field `file`: txt, md, html, pdf, docx, xlsx or csv, at most 10 MB; optional `shop_id`, `name`, `chunk_size` (estimated tokens, default 500), `chunk_overlap` (0–0.5, default 0.15)); a doc.learn job learns it',
+  reply: rowSchema(learnDoc),
   raw: 'multipart',
   handler: async (ctx) => {
     const { fields, file } = await readUpload(ctx);

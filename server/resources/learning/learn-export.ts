@@ -12,6 +12,18 @@ import type { ResourceDef } from '../engine/types.js';
 import { K } from '../keys.js';
 import { pageReply } from '../../http/list.js';
 import { batches, csvHeader, csvLines, EXPORT_KIND, writeXlsx, type Lang } from './learn-export-file.js';
+import { FileReply } from '../../http/typebox.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** what an export too large to stream answers: the job it started */
+const ExportStarted = Type.Object({
+  export_id: Type.Integer(),
+  job_id: Type.Integer(),
+  status: Type.String(),
+  file_name: Type.String(),
+  url: Type.String({ description: 'the exports page' }),
+  message: Type.String(),
+});
 
 /**
  * `POST learn-material/export` (spec section 7: a download with a 24-hour timeout).
@@ -68,6 +80,7 @@ export function exportRoutes(def: ResourceDef): RouteDef[] {
     access: { permission: K.materialExport },
     summary: 'Download the filtered materials as CSV or XLSX: streamed up to EXPORT_JOB_ROWS rows, else written by a job (reply: the export, `url` of the exports page)',
     body: bodySchema,
+    reply: FileReply(['text/csv', XLSX_TYPE], 'the filtered materials as CSV or XLSX', ExportStarted),
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;
@@ -208,6 +221,7 @@ function downloadRoute(method: 'GET' | 'POST'): RouteDef {
     access: { permission: EXPORT_PERMS },
     summary: 'The file of a finished export (its owner or a super admin; for 24 hours after it was written)',
     ...(method === 'GET' ? { query: schema } : { body: schema }),
+    reply: FileReply(['text/csv', XLSX_TYPE], 'the export file as CSV or XLSX'),
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;

@@ -1,7 +1,8 @@
 import type { RouteDef } from '../../http/route.js';
-import { checkHeader, readSheetRows, readUpload } from '../engine/upload.js';
+import { checkHeader, importCounts, readSheetRows, readUpload } from '../engine/upload.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { SK } from './keys.js';
+import { Type } from '@sinclair/typebox';
 
 const KNOWN = ['group', 'name', 'keywords', 'description'];
 export const CATEGORY_IMPORT_MAX_ROWS = 2000;
@@ -16,6 +17,11 @@ export const categoryImportRoute: RouteDef = {
   path: 'session-category/item/import',
   access: { permission: [SK.category, SK.voiceCategory] },
   summary: 'Import session category items (and missing global groups) from a CSV or XLSX file',
+  reply: Type.Object({
+    ...importCounts,
+    groups_created: Type.Integer(),
+    failed_rows: Type.Array(Type.Object({ row: Type.Integer(), reason: Type.String() })),
+  }),
   raw: 'multipart',
   handler: async (ctx) => {
     const { file } = await readUpload(ctx);

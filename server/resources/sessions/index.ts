@@ -14,6 +14,7 @@ import { sessionMark } from './marks.js';
 import { chatSession, mailSession, voiceSession } from './viewers.js';
 import { sessionTrainRoute } from './train.js';
 import { sessionBatchStatusRoute } from './batch-status.js';
+import { ShopOptionsReply } from '../../../src/contract/replies/shops.js';
 
 /** The resources of the session, config-center, operations-tools and prompt areas (docs/modules/sessions.md). */
 export const SESSION_RESOURCES: ResourceDef[] = [
@@ -34,13 +35,7 @@ const shopOptionsRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' }, type: { type: 'integer' }, customer: { type: ['string', 'null'] } },
-    },
-  },
+  reply: ShopOptionsReply,
   handler: async ({ db, query: q }) => {
     const rows = await shopOptions(db, { keyword: q.keyword, limit: q.limit ?? 500 });
     return rows.map(({ env: _env, ...s }) => ({ ...s, label: `${s.id}-${s.name}` }));

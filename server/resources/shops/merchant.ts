@@ -3,10 +3,11 @@ import { route, type RouteDef } from '../../http/route.js';
 import { notFound } from '../../http/errors.js';
 import { MAIL_ACCOUNT_PAGE_SIZE, USER_SEARCH_LIMIT } from '../../../src/contract/codes.js';
 import { F } from '../engine/fields.js';
-import { idQuery } from '../engine/schemas.js';
+import { idQuery, rowSchema } from '../engine/schemas.js';
 import { listRows } from '../engine/list.js';
 import type { ResourceDef } from '../engine/types.js';
 import { K, PICKERS } from '../keys.js';
+import { pageReply } from '../../http/list.js';
 
 /** Merchant users: the business's customers, each owning shops (customer list pages). */
 export const customer: ResourceDef = {
@@ -98,6 +99,7 @@ export const merchantRoutes: RouteDef[] = [
       },
       { additionalProperties: false },
     ),
+    reply: pageReply(rowSchema(customerPicker, true)),
     handler: ({ db, query }) => listRows(customerPicker, db, query),
   }),
   route({

@@ -4,10 +4,11 @@ import { conflict, invalid, notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
 import { mustExist } from '../engine/refs.js';
-import { ID, Id } from '../engine/schemas.js';
+import { ID, Id, rowSchema } from '../engine/schemas.js';
 import type { ResourceDef, Row } from '../engine/types.js';
 import { CURRENCIES, PLAN_ORDER_STATUS, ids } from '../enums.js';
 import { K } from '../keys.js';
+import { pageReply } from '../../http/list.js';
 import { customerNameSql } from './shop.js';
 
 /** Plan orders: a merchant user buying a plan (optionally for one shop), with a change log. */
@@ -107,6 +108,10 @@ export const planOrderRoutes: RouteDef[] = [
       },
       { additionalProperties: false },
     ),
+    // the log's declaration follows below
+    get reply() {
+      return pageReply(rowSchema(planOrderLog, true));
+    },
     handler: async ({ db, query: q }) => {
       const r = await db.query(`SELECT 1 FROM plan_order WHERE id = $1`, [q.id]);
       if (!r.rows.length) throw notFound('plan order');

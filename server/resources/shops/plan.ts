@@ -1,4 +1,5 @@
-import type { RouteDef } from '../../http/route.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
 import { F } from '../engine/fields.js';
 import type { ResourceDef } from '../engine/types.js';
 import { CURRENCIES, PLAN_ORDER_STATUS, PLAN_PERIODS, PLAN_PRODUCTS, ids } from '../enums.js';
@@ -41,20 +42,29 @@ export const plan: ResourceDef = {
   dependents: [{ table: 'plan_order', column: 'plan_id', label: { en: 'plan orders', zh: '套餐订单' } }],
 };
 
-export const planConfigRoute: RouteDef = {
+const labelled = <T extends TSchema>(id: T) => Type.Object({ id, label: Type.String(), label_en: Type.String() });
+
+export const planConfigRoute: RouteDef = route({
   method: 'GET',
   path: 'plan/config',
   access: { permission: [K.plan, K.voicePlan, K.planOrder, K.voicePlanOrder] },
   summary: 'Option lists of the plan and plan-order forms',
-  query: { type: 'object', additionalProperties: false, properties: {} },
+  query: Type.Object({}, { additionalProperties: false }),
+  reply: Type.Object({
+    products: Type.Array(labelled(Type.String())),
+    periods: Type.Array(labelled(Type.String())),
+    currencies: Type.Array(Type.String()),
+    statuses: Type.Array(labelled(Type.Integer())),
+    order_statuses: Type.Array(labelled(Type.Integer())),
+  }),
   handler: async () => ({
     products: PLAN_PRODUCTS,
     periods: PLAN_PERIODS,
-    currencies: CURRENCIES,
+    currencies: [...CURRENCIES],
     statuses: [
       { id: 1, label: '上架', label_en: 'On sale' },
       { id: 0, label: '下架', label_en: 'Off sale' },
     ],
     order_statuses: PLAN_ORDER_STATUS,
   }),
-};
+});

@@ -31,6 +31,7 @@ import { readUpload } from '../engine/upload.js';
 import { check } from '../engine/validate.js';
 import { K } from '../keys.js';
 import { SK } from '../sessions/keys.js';
+import { FileReply } from '../../http/typebox.js';
 import {
   groupedRecords,
   MAIL_COLUMNS,
@@ -103,6 +104,7 @@ function importRoutes(spec: ImportSpec): RouteDef[] {
     path: `${spec.base}/import-template`,
     access: { permission: spec.permission },
     summary: `The CSV template of the ${spec.what} import: its header row, titled in the caller's language (x-lang), the keys without one`,
+    reply: FileReply('text/csv', 'the header row of the import file, as CSV'),
     raw: 'stream',
     handler: async (ctx) => {
       const lang = requestLang(ctx.req);

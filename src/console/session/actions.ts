@@ -1,5 +1,5 @@
 /** Session calls (spec section 7): start-up, login, logout, change password. */
-import type { PermissionRecord, RoleFlag } from '../../contract/access.js';
+import type { LoginReply, RolePermissionsReply } from '../../contract/replies/session.js';
 import type { HttpPort } from '../../runtime/env.js';
 import type { SecurityNotice } from '../../runtime/shell.js';
 import { clearSessionData, preloadSessionData } from '../../runtime/session-data.js';
@@ -10,17 +10,6 @@ import { clearSession, sessionStore, setSignedIn, type AppConfig, type SessionUs
 
 /** The console's client (`getCommon` reaches /api/common/); tests may pass a bare port. */
 type SessionHttp = HttpPort & Partial<Pick<HttpClient, 'getCommon'>>;
-
-interface LoginReply {
-  user: SessionUser & { token: string };
-  /** the account ceiling was reached since the last sign-in (told once) */
-  security_notice?: SecurityNotice | null;
-}
-
-interface RolePermissionsReply {
-  permissions: PermissionRecord[];
-  roles: RoleFlag[];
-}
 
 const pickUser = (data: unknown): SessionUser => {
   const d = data as { user?: SessionUser } & SessionUser;

@@ -8,6 +8,7 @@ import type { RouteModule } from '../../runtime/route-config.js';
 import { clearSid } from '../http/cookies.js';
 import { clearSessionData } from '../../runtime/session-data.js';
 import { createStore, storage } from '../store.js';
+import type { AppConfigReply } from '../../contract/replies/session.js';
 
 export const SESSION_KEY = 'sessionkey';
 
@@ -18,17 +19,8 @@ export interface SessionUser {
   roles: Array<RoleFlag & { id?: number; name?: string }>;
 }
 
-/** `GET /api/common/config` (server/routes/config.ts), fetched once after sign-in. */
-export interface AppConfig {
-  app_name?: string;
-  version?: string;
-  locales?: string[];
-  default_locale?: string;
-  default_page_size?: number;
-  max_page_size?: number;
-  /** the server runs with demo data seeded */
-  demo?: boolean;
-}
+/** `GET /api/common/config` (server/routes/config.ts), fetched once after sign-in; declared once in src/contract (fields optional: an older server may leave some out). */
+export type AppConfig = Partial<AppConfigReply>;
 
 export type SessionStatus = 'booting' | 'anonymous' | 'ready' | 'error';
 

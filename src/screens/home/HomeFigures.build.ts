@@ -7,46 +7,17 @@ import callResult from '../../../schemas/enums/call_result.json';
 import feedbackStatus from '../../../schemas/enums/feedback_status.json';
 import taskStatus from '../../../schemas/enums/task_status.json';
 import { enumLabel, type EnumDef } from '../../contract/enums.js';
-import type { ModuleName } from '../../contract/permission-manifest.js';
+import type { HomeFigures, HomeStats } from '../../contract/replies/home-stats.js';
 import type { ChartSeries } from './HomeChart.js';
 
 const CALL_RESULT = callResult as EnumDef;
 const FEEDBACK_STATUS = feedbackStatus as EnumDef;
 const TASK_STATUS = taskStatus as EnumDef;
 
-interface ByKey {
-  total: number;
-  items: Array<{ key: string; count: number }>;
-}
-interface PerDay {
-  series: Array<{ key: string; counts: number[] }>;
-}
-interface Share {
-  total: number;
-  part: number;
-  share: number | null;
-}
-export interface HomeStats {
-  module: ModuleName;
-  tz: string;
-  days: string[];
-  figures: Partial<{
-    sessions_per_day: PerDay;
-    ai_resolved: Share;
-    feedback_by_status: ByKey;
-    test_tasks_by_status: ByKey;
-    rating_tasks_by_status: ByKey;
-    ai_cost_per_day: PerDay;
-    calls_per_day: PerDay;
-    connect_rate: Share;
-    call_tasks_by_status: ByKey;
-    train_tasks_by_status: ByKey;
-    datasets_by_size: ByKey;
-    accounts: { total: number; enabled: number; disabled: number };
-    roles: { total: number; super_admin: number; unassigned: number };
-    audit_per_day: PerDay;
-  }>;
-}
+/** the reply of `GET home/stats`, declared once in src/contract (the server's reply schema) */
+export type { HomeStats };
+type ByKey = NonNullable<HomeFigures['feedback_by_status']>;
+type Share = NonNullable<HomeFigures['ai_resolved']>;
 
 export interface StatDef {
   id: string;

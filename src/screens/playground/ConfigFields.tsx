@@ -1,12 +1,10 @@
 /** What one configuration answers with: an assistant, a prompt and a model server (none: the built-in responder). */
 import { Col, Form, InputNumber, Row, Select } from 'antd';
+import type { PlaygroundOptions } from '../../contract/replies/ai.js';
 import type { RuntimeEnv } from '../../runtime/env.js';
 
-export interface Options {
-  assistants: Array<{ id: number; name: string; shop_id: number | null; channel: string; model_server_id: number | null }>;
-  prompts: Array<{ id: number; name: string; model_server_id: number | null }>;
-  model_servers: Array<{ id: number; name: string }>;
-}
+/** `GET prompt/playground-options` (declared once: src/contract/replies/ai.ts) */
+export type Options = PlaygroundOptions;
 
 export interface SideConfig {
   assistant_id?: number;

@@ -14,6 +14,7 @@ import { BUILTIN, ConfigFields, STRATEGY, type Options, type SideConfig } from '
 import { diffKnowledge } from './diff.js';
 import type { PlaygroundBody } from './stream.js';
 import { useRun } from './use-run.js';
+import type { ShopOption } from '../../contract/replies/shops.js';
 
 const COMPARE_KEY = 'playground.allowCompareDebug';
 
@@ -44,7 +45,7 @@ export default function Playground(_: PageProps) {
 
   useEffect(() => {
     env.http.get<Options>('prompt/playground-options').then(setOptions, () => undefined);
-    env.http.get<Array<{ id: number; label: string }>>('session-area/shop-options', { limit: 500 }).then(setShops, () => undefined);
+    env.http.get<ShopOption[]>('session-area/shop-options', { limit: 500 }).then(setShops, () => undefined);
   }, [env.http]);
 
   const toggleCompare = (on: boolean) => {

@@ -3,35 +3,11 @@
  * console's HTTP port answers whole envelopes only. A refusal before the stream (40001, 40003,
  * 20001) comes back as a JSON envelope and is thrown as a StreamRefused with its message.
  */
+import type { Citation, PlaygroundDone, ServerRef } from '../../contract/replies/ai.js';
 
-export interface Citation {
-  source_type: string;
-  source_id: number;
-  title: string;
-  score: number;
-}
-
-export interface ServerRef {
-  id: number;
-  name: string;
-  model: string;
-}
-
-export interface DoneEvent {
-  text: string;
-  responder: 'builtin' | 'model';
-  model: string;
-  /** the server that answered (a strategy's fallback server when the first failed) */
-  server: ServerRef | null;
-  citations: Citation[];
-  latency_ms: number;
-  tokens: { prompt: number; completion: number } | null;
-  cost: number;
-  /** the answer's trace (GET ai-trace/detail); null when it could not be written */
-  trace_id: number | null;
-  /** why another answer came than the one asked for (every model failed, a fallback reply) */
-  note: string;
-}
+/** the events' payloads: declared once, src/contract/replies/ai.ts (the server writes them) */
+export type { Citation, ServerRef };
+export type DoneEvent = PlaygroundDone;
 
 export type PlaygroundEvent =
   | { event: 'start'; data: { responder: 'builtin' | 'model'; server: ServerRef | null } }

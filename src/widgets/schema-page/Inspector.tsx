@@ -5,6 +5,7 @@ import { useRuntime } from '../../runtime/context.js';
 import { onTrace, traceEntries } from '../../runtime/expr/trace.js';
 import type { LoadedSchema } from '../../runtime/types.js';
 import { InspectContext } from './inspect.js';
+import type { WatchProblem, WatchStatus } from '../../contract/replies/schema.js';
 
 const json = (v: unknown) => {
   try {
@@ -13,18 +14,6 @@ const json = (v: unknown) => {
     return String(v);
   }
 };
-
-interface WatchProblem {
-  file: string;
-  pointer: string;
-  reason: string;
-}
-/** Reply of `GET schema/watch-status` (server/routes/dev-schema-watch.ts). */
-interface WatchStatus {
-  watching: boolean;
-  refused: WatchProblem[];
-  standing: WatchProblem[];
-}
 
 const WATCH_POLL_MS = 2000;
 

@@ -123,6 +123,18 @@ describe('Shopify webhooks', () => {
     expect(await n(`SELECT count(*)::int AS n FROM shop_order WHERE shop_id = $1`, [shopId])).toBe(before);
   });
 
+  it('refuses a body beyond the JSON shape limits (as every JSON body) with 400 naming the field, before parsing it, writing nothing', async () => {
+    let deep: Record<string, unknown> = { id: 1 };
+    for (let i = 0; i < 100; i++) deep = { a: deep };
+    const before = await snapshot();
+    const r = await deliver('orders/create', order({ customer: deep }), { id: 'too-deep-1' });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(40001);
+    expect(r.body.data).toMatchObject({ errors: [{ field: expect.stringMatching(/^customer\.a\.a/) }] });
+    expect(r.body.msg).toMatch(/nested deeper than 64 levels|嵌套超过 64 层/);
+    expect(await snapshot()).toBe(before);
+  });
+
   it('names a missing webhook id', async () => {
     const r = await deliver('orders/create', order(), { id: '' });
     expect(r.status).toBe(400);

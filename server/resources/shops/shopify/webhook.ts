@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { Code } from '../../../../src/contract/codes.js';
 import type { Db, Queryable } from '../../../db/db.js';
 import { sendEnvelope } from '../../../plugins/errors.js';
+import { SHAPE_LIMITS, ShapeScanner } from '../../../http/json-shape.js';
 import { normaliseShopDomain, shopifySettings } from '../../../shops/config.js';
 import { fulfillmentStatus } from '../../../shops/shopify/adapter.js';
 import { htmlToText, type OrderRecord, type ProductRecord } from '../../../shops/types.js';
@@ -109,6 +110,10 @@ export async function registerShopifyWebhooks(app: FastifyInstance, db: Db): Pro
       }
       const topic = (header(req.headers['x-shopify-topic']) ?? '').slice(0, 60);
       if (!row) return sendEnvelope(reply, 200, Code.OK, 'ok', { webhook_id: webhookId, topic, outcome: 'no connected shop', duplicate: false });
+      // the shape limits every JSON body has (depth, array length, keys, string length), checked
+      // on the raw bytes before anything recursive — the parse — sees them (server/http/json-shape.ts)
+      const problem = new ShapeScanner(SHAPE_LIMITS).feed(body);
+      if (problem) return sendEnvelope(reply, 400, Code.VALIDATION, `${problem.field}: ${problem.message}`, { errors: [problem] });
       let payload: Rec;
       try {
         const v = JSON.parse(body.toString('utf8')) as unknown;

@@ -1,0 +1,20 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './typebox.js';
+
+/**
+ * `GET session-area/shop-options` (server/resources/sessions/index.ts): shops for the pickers of
+ * the session, config, tools and prompt pages, declared once for the server's reply and the
+ * console's viewers.
+ */
+export const ShopOption = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  /** `id-name` */
+  label: Type.String(),
+  type: Type.Integer(),
+  /** the shop's customer (merchant user) name */
+  customer: Nullable(Type.String()),
+});
+export const ShopOptionsReply = Type.Array(ShopOption);
+
+export type ShopOption = Static<typeof ShopOption>;
