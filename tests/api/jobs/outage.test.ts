@@ -4,7 +4,8 @@
  * workers) cost no job and kill no process. The processes reach the database through a TCP
  * proxy started here; cutting it drops every connection and refuses new ones, as a stopped
  * database or a network partition does. Two outages cut the same 50 jobs, 30 s and then 90 s
- * (`OUTAGE_SECONDS` for a single one of another length by hand), both longer than the 15 s after
+ * (`OUTAGE_SECONDS` for a single one of another length by hand; `OUTAGE_LOG_LEVEL=info` keeps the
+ * processes' closing lines for a failure's message), both longer than the 15 s after
  * which a silent worker counts as gone, so the workers' liveness has to survive them. The jobs
  * are of five kinds, started as users start them (mixed-work.ts): scored runs against a stand-in
  * model and documents to learn (enqueued first: the first cut lands in them), 38 no-op jobs in
