@@ -14,8 +14,26 @@
  * only of a row under this delivery that is queued, already this worker's, or left by a worker
  * that is gone; a final state only while the row is still this worker's.
  */
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { persist, type ClaimedRow, type RunnerDeps } from './runner.js';
+
+interface NamedPool {
+  query(cfg: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * One of the engine's hot statements: on PostgreSQL a named prepared statement (each pool
+ * connection parses and plans it once, not at every batch: the bench's per-job cost over pg-boss
+ * alone was mostly this planning); on PGlite the ordinary query. The name carries a hash of the
+ * text, so two engines with different queue schemas on one pool never share a name.
+ */
+export function hotStatement<T>(db: Db, text: string): (values: unknown[]) => Promise<{ rows: T[] }> {
+  const pool = db.kind === 'postgres' ? (db as Db & { pool?: NamedPool }).pool : undefined;
+  if (!pool) return (values) => db.query<T>(text, values);
+  const name = `work_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  return async (values) => ({ rows: (await pool.query({ name, text, values })).rows as T[] });
+}
 
 /** One fetched delivery: its boss id, the work_job id, and the row if the claim took it. */
 export interface Delivery {
@@ -24,11 +42,6 @@ export interface Delivery {
   row: ClaimedRow | null;
 }
 
-/**
- * Fetches up to `limit` deliveries of `queue` and claims their rows for `workerId`. A delivery
- * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
- * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
- */
 /**
  * The claim's CTEs (`next`, `fetched`, `claimed`): up to $lim deliveries of queue $q fetched and
  * their rows claimed for worker $w (placeholders numbered by the caller).
@@ -67,13 +80,14 @@ const deliveries = (rows: DeliveryRow[]): Delivery[] =>
   }));
 
 /**
- * Fetches up to `limit` deliveries of `queue` and claims their rows for `workerId`. A delivery
+ * The claim on `db` (a prepared statement on PostgreSQL): fetches up to `limit` deliveries of
+ * `queue` and claims their rows for `workerId`. A delivery
  * whose row was not claimable (cancelled, final, another delivery's) comes back with `row: null`:
  * the caller settles it on the per-job path (runDelivery), which finds the same and ends it.
  */
-export async function claimBatch(db: Db, bossTable: string, queue: string, workerId: string, limit: number): Promise<Delivery[]> {
-  const r = await db.query<DeliveryRow>(`WITH ${CLAIM_CTES(bossTable, '$1', '$2', '$3')}`, [queue, limit, workerId]);
-  return deliveries(r.rows);
+export function claimBatch(db: Db, bossTable: string): (queue: string, workerId: string, limit: number) => Promise<Delivery[]> {
+  const claim = hotStatement<DeliveryRow>(db, `WITH ${CLAIM_CTES(bossTable, '$1', '$2', '$3')}`);
+  return async (queue, workerId, limit) => deliveries((await claim([queue, limit, workerId])).rows);
 }
 
 export type FinalState = 'done' | 'failed' | 'cancelled';
@@ -126,10 +140,13 @@ export interface Refill {
 export class Finisher {
   private pending: Pending[] = [];
   private writing = false;
+  private readonly statement: (values: unknown[]) => Promise<{ rows: DeliveryRow[] }>;
 
   constructor(
     private readonly deps: { db: Db; bossTable: string; queue: string; workerId: string; stop: AbortSignal; log: RunnerDeps['log']; refill?: Refill },
-  ) {}
+  ) {
+    this.statement = hotStatement<DeliveryRow>(deps.db, FINISH_SQL(deps.bossTable));
+  }
 
   finish(id: number, bossId: string, state: FinalState, result: string | null, error: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -165,13 +182,13 @@ export class Finisher {
 
   /** `refill`: the slots these jobs free are filled in the same statement (the job-by-job fallback does not) */
   private async write(batch: Pending[], refill = false): Promise<void> {
-    const { db, bossTable, queue, workerId, stop, log } = this.deps;
+    const { db, queue, workerId, stop, log } = this.deps;
     const asked = refill && this.deps.refill ? this.deps.refill.take(batch.length) : 0;
     let got: Delivery[] = [];
     try {
       const r = await persist(
       () =>
-        db.query<DeliveryRow>(FINISH_SQL(bossTable), [
+        this.statement([
           batch.map((p) => p.id),
           batch.map((p) => p.state),
           batch.map((p) => p.result),

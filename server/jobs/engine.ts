@@ -8,8 +8,10 @@ import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
 import { HEARTBEAT_MS, recoverJobs, registerWorker, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
-import { claimBatch, Finisher, type Delivery } from './batch.js';
-import { persist, runClaimed, runDelivery } from './runner.js';
+import { Finisher } from './batch.js';
+import { persist } from './runner.js';
+import { startTickers } from './tick-scheduler.js';
+import { WorkLoop } from './work-loop.js';
 import type { EnqueueOptions, JobKind, Ticker } from './types.js';
 
 export interface EngineOptions {
@@ -50,26 +52,18 @@ export class JobEngine {
   private readonly draining = new AbortController();
   /** the grace period is over: jobs' signals fire */
   private readonly shutdown = new AbortController();
-  /** work_job ids running in this process (a second delivery of one is not started beside it) */
-  private readonly runningIds = new Set<number>();
   /** since when this worker has reached the database without a break (null: it has not) */
   private healthySince: number | null = null;
   private beating = false;
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly active = new Set<Promise<void>>();
-  private wakeLoop: (() => void) | null = null;
-  /** a wake-up came while the loop was not waiting: it fetches again at once */
-  private wakePending = false;
   /** PostgreSQL: the channel an enqueue notifies (one per queue schema) */
   private readonly channel: string;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly pollMs: number;
   /** pg-boss's job table (its deliveries), quoted */
   private readonly bossTable: string;
-  private saturated = false;
-  private wakeScheduled = false;
-  /** slots a fetch in flight (the loop's, or a final write's refill) will fill */
-  private reserved = 0;
+  /** this process's work loop (work-loop.ts), once startWorkers ran */
+  private loop: WorkLoop | null = null;
   private started = false;
   private stopped = false;
   private readonly log: NonNullable<EngineOptions['log']>;
@@ -130,21 +124,22 @@ export class JobEngine {
     else await persist(() => this.sweepSameHost(), { ...keep, what: 'worker sweep' });
     await persist(() => this.recover(), { ...keep, what: 'job recovery' });
     if (this.stopped) return; // stopped while starting: no loops, timers or listeners after stop()
-    // final states are written with their deliveries' completion, batched (batch.ts)
-    // and claim new deliveries for the slots they free in the same statement (refill)
-    const refill = {
-      take: (finishing: number) => {
-        const k = this.draining.signal.aborted || !this.saturated ? 0 : Math.max(0, this.freeSlots(finishing));
-        this.reserved += k;
-        return k;
-      },
-      got: (ds: Delivery[], asked: number) => {
-        for (const d of ds) this.runOne(deps, d);
-        this.reserved -= asked;
-        this.saturated = ds.length === asked;
-      },
-    };
-    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log, refill });
+    const loop = new WorkLoop({
+      db,
+      boss: this.boss,
+      bossTable: this.bossTable,
+      workerId: this.workerId,
+      concurrency: this.opts.concurrency,
+      pollMs: this.pollMs,
+      draining: this.draining.signal,
+      shutdown: this.shutdown.signal,
+      log: this.log,
+      handOver: (id) => this.handOver(id),
+    });
+    this.loop = loop;
+    // final states are written with their deliveries' completion, batched (batch.ts), and claim
+    // new deliveries for the slots they free in the same statement (the loop's refill)
+    const finisher = new Finisher({ db, bossTable: this.bossTable, queue: WORK_QUEUE, workerId: this.workerId, stop: this.shutdown.signal, log: this.log, refill: loop.refill });
     const deps = {
       db,
       finish: finisher.finish.bind(finisher),
@@ -157,23 +152,17 @@ export class JobEngine {
       log: this.log,
     };
     // an enqueue in any process wakes this one when it commits; polling stays as the fallback
-    if (db.listen) this.unlisten = db.listen(this.channel, () => this.nudge());
-    void this.workLoop(deps);
-    const tickers = new Map((this.opts.tickers ?? []).map((t) => [t.name, t]));
-    if (tickers.size) {
-      await this.boss.work<{ name: string }>(TICK_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, this.pollMs / 1000) }, async ([job]) => {
-        const t = tickers.get(job.data.name);
-        if (t) await t.run({ db, now: () => this.clock.now(), enqueue: this.enqueue, signal: this.draining.signal });
-      });
-      for (const t of tickers.values()) {
-        const fire = () =>
-          void this.boss
-            .send(TICK_QUEUE, { name: t.name }, { singletonKey: t.name, singletonSeconds: t.everySeconds, retryLimit: 0, expireInSeconds: 300 })
-            .catch((err: Error) => this.log.warn({ err: err.message }, 'tick not sent'));
-        fire();
-        this.timers.push(setInterval(fire, t.everySeconds * 1000));
-      }
-    }
+    if (db.listen) this.unlisten = db.listen(this.channel, () => loop.nudge());
+    loop.start(deps);
+    const tickTimers = await startTickers(this.boss, this.opts.tickers ?? [], {
+      db,
+      clock: this.clock,
+      enqueue: this.enqueue,
+      signal: this.draining.signal,
+      pollMs: this.pollMs,
+      log: this.log,
+    });
+    this.timers.push(...tickTimers);
     this.timers.push(
       setInterval(() => {
         // one heartbeat at a time (a connect that hangs in a partition must not pile them up)
@@ -230,119 +219,7 @@ export class JobEngine {
     // PostgreSQL: idle workers of every process are woken when the transaction commits (one
     // notification per transaction however many jobs it adds)
     if (this.opts.db.kind === 'postgres') await q.query(`SELECT pg_notify($1, '')`, [this.channel]);
-    this.wake();
-  }
-
-  /** work may be there (a notification): the idle loop fetches now, a busy one as soon as it is done */
-  private nudge(): void {
-    if (this.wakeLoop) {
-      // idle: fetch now (and, with no free slot, as soon as a job ends)
-      this.saturated = true;
-      this.wakeLoop();
-    } else this.wakePending = true;
-  }
-
-  /** a hint to this process's idle loop that work may be there (the commit comes just after) */
-  private wake(): void {
-    if (!this.wakeLoop) return;
-    const t = setTimeout(() => this.wakeLoop?.(), 30);
-    t.unref();
-  }
-
-  /**
-   * Fetches as many jobs as there are free slots (`concurrency`) and runs each on its own:
-   * a long job (a task run, a campaign) never holds up short ones, and each job is completed
-   * or failed (→ pg-boss retry with backoff) by itself. Sleeps `pollSeconds` when idle, less
-   * when a slot frees, a local enqueue wakes it or (PostgreSQL) an enqueue anywhere notifies it.
-   */
-  private async workLoop(deps: Parameters<typeof runDelivery>[0]): Promise<void> {
-    while (!this.draining.signal.aborted) {
-      const free = this.freeSlots();
-      let fetched = 0;
-      if (free > 0) {
-        this.reserved += free;
-        try {
-          // fetch and claim in one statement (batch.ts)
-          const jobs = await claimBatch(this.opts.db, this.bossTable, WORK_QUEUE, this.workerId, free);
-          fetched = jobs.length;
-          for (const job of jobs) this.runOne(deps, job);
-        } catch (err) {
-          if (!this.draining.signal.aborted) this.log.warn({ err: (err as Error).message }, 'fetch failed');
-        } finally {
-          this.reserved -= free;
-        }
-      }
-      // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
-      // (no free slot: keep what the last real fetch said)
-      if (free > 0) this.saturated = fetched === free;
-      // a notification while this loop was busy: there may be work it has not fetched yet
-      if (this.wakePending) {
-        this.wakePending = false;
-        this.saturated = true;
-      }
-      if (free > 0 && this.saturated) continue;
-      await new Promise<void>((resolve) => {
-        const signal = this.draining.signal;
-        const t = setTimeout(done, this.pollMs);
-        function done() {
-          clearTimeout(t);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        this.wakeLoop = done;
-        signal.addEventListener('abort', done, { once: true });
-      });
-      this.wakeLoop = null;
-    }
-  }
-
-  /** slots free for new deliveries, counting `finishing` running jobs whose run has ended as free */
-  private freeSlots(finishing = 0): number {
-    return this.opts.concurrency - (this.active.size - finishing) - this.reserved;
-  }
-
-  private runOne(deps: Parameters<typeof runDelivery>[0], delivery: Delivery): void {
-    const { bossId, workJobId, row } = delivery;
-    // pg-boss delivers a job again when it outlives its expiry: never run it twice here
-    if (this.runningIds.has(workJobId)) return;
-    this.runningIds.add(workJobId);
-    const keep = { db: this.opts.db, stop: this.shutdown.signal, log: this.log };
-    // a delivery whose row the batch claim did not take goes the per-job way (it ends it)
-    const p: Promise<void> = (row ? runClaimed(deps, row, bossId) : runDelivery(deps, workJobId, bossId))
-      .then(async (outcome) => {
-        if (outcome === 'settled') return;
-        if (outcome === 'interrupted') await persist(() => this.handOver(workJobId), { ...keep, what: 'job hand-over' });
-        // the delivery itself (a lost settle only means pg-boss delivers it again later: that
-        // delivery finds the row final or under a new boss id and does nothing)
-        await persist(
-          () => (outcome === 'retry' ? this.boss.fail(WORK_QUEUE, bossId, { retry: true }) : this.boss.complete(WORK_QUEUE, bossId)),
-          { ...keep, what: 'queue settle' },
-        );
-      })
-      .then(
-        () => undefined,
-        (err: Error) => this.log.warn({ job: workJobId, err: err.message }, 'job delivery not settled'),
-      )
-      .finally(() => {
-        this.active.delete(p);
-        this.runningIds.delete(workJobId);
-        // the queue was drained at the last fetch: new work wakes the loop by itself (wake() or the poll)
-        if (this.saturated) this.wakeSoon();
-      });
-    this.active.add(p);
-  }
-
-  /**
-   * A finished job wakes the loop after the jobs that ended with it (one batched write) have
-   * freed their slots too, so the next fetch takes as many as are free, not one.
-   */
-  private wakeSoon(): void {
-    if (this.wakeScheduled) return;
-    this.wakeScheduled = true;
-    setImmediate(() => {
-      this.wakeScheduled = false;
-      this.wakeLoop?.();
-    });
+    this.loop?.wake();
   }
 
   /** A job this worker was running was interrupted: queued again at once, no attempt spent (job-rows.ts). */
@@ -399,7 +276,7 @@ export class JobEngine {
     for (const t of this.timers) clearInterval(t);
     this.draining.abort();
     await this.unlisten?.();
-    const settled = () => Promise.allSettled([...this.active]);
+    const settled = () => Promise.allSettled([...(this.loop?.active ?? [])]);
     await Promise.race([settled(), new Promise((r) => setTimeout(r, GRACE_MS))]);
     this.shutdown.abort();
     await Promise.race([settled(), new Promise((r) => setTimeout(r, 2_000))]);
