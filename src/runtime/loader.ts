@@ -11,7 +11,7 @@
  * validator chunks are fetched alongside schema/detail, not after it.
  */
 import { SCHEMA_CHECK } from '../contract/schema-check.js';
-import type { HttpPort } from './env.js';
+import type { HttpPort, SchemaTexts } from './env.js';
 import { createSchemaCache, type SchemaCache } from './cache.js';
 import { findSchemaByRoute, type RouteHit } from './routes.js';
 import {
@@ -57,7 +57,14 @@ export interface ResolvedRoute {
 export interface LoaderOptions {
   storage?: Storage | null;
   cache?: SchemaCache;
+  /**
+   * The texts a schema names (the console loads its modules' texts per page): a schema is handed
+   * out only once `ready` says they are in — `load` is awaited first, and `peek` answers nothing
+   * for a cached schema whose texts are not loaded yet.
+   */
+  texts?: SchemaTexts;
 }
+
 
 const defaultStorage = (): Storage | null => {
   try {
@@ -78,6 +85,12 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   /** the server checks every schema it serves with the same validators as this build (see SCHEMA_CHECK) */
   let serverChecks = false;
   const inflight = new Map<string, Promise<LoadedSchema>>();
+  const texts = options.texts;
+  /** the schema, once the texts it names are loaded (a failed load hands it out anyway: keys beat no page) */
+  const withTexts = async (loaded: LoadedSchema): Promise<LoadedSchema> => {
+    if (texts && !texts.ready(loaded)) await texts.load(loaded).catch(() => undefined);
+    return loaded;
+  };
 
   const fetchList = async (): Promise<SchemaListItem[]> => {
     const reply = await http.get<SchemaListReply | SchemaListItem[]>('schema/list', undefined, { silent: true });
@@ -112,7 +125,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     const item = (await list()).find((i) => i.id === id);
     if (!item) throw new SchemaLoadError([{ id, pointer: '/', reason: 'schema not found or not permitted' }]);
     const hit = cache.get(id, item.hash);
-    if (hit) return hit;
+    if (hit) return withTexts(hit);
     // a check of our own needs this kind's validator chunk: fetch it while schema/detail is on its way
     if (!serverChecks) preloadValidators(item.kind);
     let reply: SchemaDetailReply;
@@ -138,7 +151,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     if (problems.length) throw new SchemaLoadError(problems);
     const loaded: LoadedSchema = { id, hash: reply.hash ?? item.hash, schema: asPage(reply.schema), enums: enums as EnumMap, fields: reply.fields };
     cache.set(loaded);
-    return loaded;
+    return withTexts(loaded);
   };
 
   const load = (id: string): Promise<LoadedSchema> => {
@@ -153,7 +166,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
 
   const peek = (id: string): LoadedSchema | undefined => {
     const hash = known.get(id);
-    return hash === undefined ? undefined : cache.get(id, hash);
+    const loaded = hash === undefined ? undefined : cache.get(id, hash);
+    return loaded && (!texts || texts.ready(loaded)) ? loaded : undefined;
   };
 
   const resolveRoute = async (pathname: string): Promise<ResolvedRoute | null> => {

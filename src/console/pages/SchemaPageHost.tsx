@@ -2,13 +2,15 @@
  * Mounts the runtime's `<SchemaPage path params>` for every manifest page without a bespoke
  * screen, inside the runtime's `RuntimeProvider` fed with the console's RuntimeEnv, the
  * signed-in user and one schema loader per signed-in user (so the schema cache survives page
- * changes but never crosses accounts). Everything is loaded lazily: /login and the layout
+ * changes but never crosses accounts), which hands a schema out once the modules' texts it names
+ * are loaded (i18n-instance.ts). Everything is loaded lazily: /login and the layout
  * never pull in the runtime. Lookups go through import.meta.glob so the build still works
  * when the runtime is absent; then the pending placeholder renders.
  */
 import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
-import type { HttpPort, RuntimeEnv } from '../../runtime/env.js';
+import type { HttpPort, RuntimeEnv, SchemaTexts } from '../../runtime/env.js';
 import { http } from '../http/instance.js';
+import { schemaTexts } from '../i18n-instance.js';
 import type { PageProps } from '../../runtime/route-config.js';
 import { useRuntimeEnv } from '../services.js';
 import { sessionStore } from '../session/store.js';
@@ -25,7 +27,7 @@ interface SchemaPageModule {
   default?: ComponentType<PageProps>;
 }
 interface LoaderModule {
-  createSchemaLoader?: (http: HttpPort) => unknown;
+  createSchemaLoader?: (http: HttpPort, options?: { texts?: SchemaTexts }) => unknown;
 }
 
 const pageModules = import.meta.glob<SchemaPageModule>('../../widgets/schema-page/SchemaPage.tsx');
@@ -42,7 +44,7 @@ export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<Pa
   let shared: { userId: number | null; loader: unknown } | null = null;
   const loaderFor = (userId: number | null) => {
     if (!loaderModule?.createSchemaLoader) return undefined;
-    if (!shared || shared.userId !== userId) shared = { userId, loader: loaderModule.createSchemaLoader(http) };
+    if (!shared || shared.userId !== userId) shared = { userId, loader: loaderModule.createSchemaLoader(http, { texts: schemaTexts }) };
     return shared.loader;
   };
 
