@@ -28,11 +28,6 @@ interface Props {
 }
 
 export function ListView(props: Props) {
-  // DELIBERATELY SLOWED (issue 23: shows the CI gate failing on console.list.cpu; reverted by the next commit):
-  // a fixed amount of CPU work per render (a loop bounded by the clock would do little on a busy machine)
-  let spin = 0;
-  for (let i = 0; i < 3e8; i++) spin += i % 7;
-  if (spin < 0) console.log(spin);
   const url = useUrlQuery();
   const memory = useMemoryQuery();
   return <ListBody {...props} query={props.embedded ? memory : url} />;
