@@ -4,7 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import type { SchemaTexts } from '../runtime/env.js';
-import { createI18n, hasNamespaces, loadNamespaces, namespacesOf } from './i18n.js';
+import { createI18n, hasNamespaces, loadNamespaces, namespacesOf, noteNamespaces } from './i18n.js';
 import { settingsStore, type Locale } from './settings/store.js';
 
 export const consoleI18n = createI18n(settingsStore.get().locale);
@@ -21,7 +21,12 @@ const namespacesOfSchema = (loaded: Loaded) => {
 
 /** The schema loader's texts port: a schema is handed out once the namespaces its keys name are in. */
 export const schemaTexts: SchemaTexts = {
-  ready: (loaded) => hasNamespaces(consoleI18n, lng(), namespacesOfSchema(loaded)),
+  ready: (loaded) => {
+    const ns = namespacesOfSchema(loaded);
+    // a page drawn in English still needs its Chinese texts after a switch to Chinese
+    noteNamespaces(consoleI18n, ns);
+    return hasNamespaces(consoleI18n, lng(), ns);
+  },
   load: (loaded) => loadNamespaces(consoleI18n, lng(), namespacesOfSchema(loaded)),
 };
 

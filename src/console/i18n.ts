@@ -75,6 +75,12 @@ export function hasNamespaces(i18n: I18n, lng: Locale, namespaces: readonly stri
   return namespaces.every((ns) => added?.has(ns) || !loadZhNamespace[ns]);
 }
 
+/** Notes namespaces a page on screen uses (a switch to zh-CN loads them, `loadLocale`), without loading them. */
+export function noteNamespaces(i18n: I18n, namespaces: readonly string[]): void {
+  const asked = stateOf(i18n).asked;
+  namespaces.forEach((ns) => asked.add(ns));
+}
+
 /** Adds the texts of `namespaces` for `lng` to `i18n` (with the locale itself when it is not loaded yet). */
 export async function loadNamespaces(i18n: I18n, lng: Locale, namespaces: readonly string[]): Promise<void> {
   const s = stateOf(i18n);

@@ -69,6 +69,10 @@ describe('schema loader', () => {
     const b = await createSchemaLoader(http, { storage: null, cache, texts }).load('demo.thing.list');
     expect(b).toBe(a);
     expect(seen).toHaveLength(2);
+    // the same loader, a load already answered: the texts are checked again on every load
+    have = false;
+    await loader.load('demo.thing.list');
+    expect(seen).toHaveLength(3);
   });
 
   it('names id, JSON pointer and reason for an invalid schema', async () => {

@@ -125,7 +125,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     const item = (await list()).find((i) => i.id === id);
     if (!item) throw new SchemaLoadError([{ id, pointer: '/', reason: 'schema not found or not permitted' }]);
     const hit = cache.get(id, item.hash);
-    if (hit) return withTexts(hit);
+    if (hit) return hit;
     // a check of our own needs this kind's validator chunk: fetch it while schema/detail is on its way
     if (!serverChecks) preloadValidators(item.kind);
     let reply: SchemaDetailReply;
@@ -151,7 +151,7 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
     if (problems.length) throw new SchemaLoadError(problems);
     const loaded: LoadedSchema = { id, hash: reply.hash ?? item.hash, schema: asPage(reply.schema), enums: enums as EnumMap, fields: reply.fields };
     cache.set(loaded);
-    return withTexts(loaded);
+    return loaded;
   };
 
   const load = (id: string): Promise<LoadedSchema> => {
@@ -161,7 +161,8 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
       inflight.set(id, p);
       p.catch(() => inflight.delete(id));
     }
-    return p;
+    // the texts on every load, not once per schema: the language may have changed since
+    return texts ? p.then(withTexts) : p;
   };
 
   const peek = (id: string): LoadedSchema | undefined => {
