@@ -60,7 +60,11 @@ const chunkGroups = [
  *   Collapse (which the presets panel draws) into the chunk every route loads;
  * - Table's column filter menu (a Tree, a Menu, checkboxes, a search box) is drawn only for a
  *   column with `filters`, which no console list has: it loads when such a column first draws
- *   (its title shows meanwhile), instead of with every table.
+ *   (its title shows meanwhile), instead of with every table;
+ * - Formily's core imports its validator (rules, formats, messages in every language) for
+ *   `validate`, which is asynchronous anyway: a list page's filter form never validates, so the
+ *   core gets the two small parsing helpers as they are and a `validate` that loads the real
+ *   validator on its first call (language and registrations made before are replayed on it).
  */
 const HELPERS: Record<string, string> = {
   // antd/es/form/hooks/useForm.js
@@ -89,12 +93,50 @@ export default function FilterDropdown(props) {
   return React.createElement(React.Suspense, { fallback: props.children }, React.createElement(Menu, props));
 }
 `,
+  // @formily/validator as @formily/core sees it (core's shared/internals, shared/externals, models/Field)
+  '\0formily-validator-lazy': `import { isArr, isFn, isStr } from '@formily/shared';
+let real = null;
+let pending = null;
+const calls = [];
+const load = () =>
+  (pending ??= import('@formily/validator').then((m) => {
+    real = m;
+    for (const [name, args] of calls.splice(0)) m[name](...args);
+    return m;
+  }, (e) => { pending = null; throw e; }));
+const replayed = (name) => (...args) => {
+  if (real) return real[name](...args);
+  calls.push([name, args]);
+};
+export const setValidateLanguage = replayed('setValidateLanguage');
+export const registerValidateFormats = replayed('registerValidateFormats');
+export const registerValidateLocale = replayed('registerValidateLocale');
+export const registerValidateMessageTemplateEngine = replayed('registerValidateMessageTemplateEngine');
+export const registerValidateRules = replayed('registerValidateRules');
+export const getValidateLocaleIOSCode = (...args) => (real ? real.getValidateLocaleIOSCode(...args) : (load().catch(() => undefined), undefined));
+export const getLocaleByPath = (...args) => (real ? real.getLocaleByPath(...args) : (load().catch(() => undefined), undefined));
+export const validate = (...args) => (real ? real.validate(...args) : load().then((m) => m.validate(...args)));
+export const parseValidatorDescription = (description) => {
+  if (!description) return {};
+  let rules = {};
+  if (isStr(description)) rules.format = description;
+  else if (isFn(description)) rules.validator = description;
+  else rules = Object.assign(rules, description);
+  return rules;
+};
+export const parseValidatorDescriptions = (validator) => {
+  if (!validator) return [];
+  const array = isArr(validator) ? validator : [validator];
+  return array.map((description) => parseValidatorDescription(description));
+};
+`,
 };
 const REDIRECTS: Array<{ importer: RegExp; source: string; to: string }> = [
   { importer: /[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/, source: 'rc-field-form', to: 'rc-field-form/es/FormContext.js' },
   { importer: /[\\/]antd[\\/]es[\\/]radio[\\/]group\.js$/, source: '../form/hooks/useForm', to: '\0antd-form-name-path-str' },
   { importer: /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/, source: '../../color-picker/components/ColorPresets', to: '\0antd-color-is-bright' },
   { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/, source: './FilterDropdown', to: '\0antd-table-filter-dropdown' },
+  { importer: /[\\/]@formily[\\/]core[\\/]esm[\\/]/, source: '@formily/validator', to: '\0formily-validator-lazy' },
 ];
 const antdHelpersOnly = {
   name: 'antd-helpers-only',

@@ -5,6 +5,7 @@ export const FIGURE_IDS: string[] = [
   'startup.schemas',
   'startup.listen',
   'startup.listen.cpu',
+  'startup.npm-start',
   ...API_CASES.flatMap((c) => LIST_METRICS.map((m) => `api.${c.id}.${m}`)),
   'api.workers.shop-list',
   'api.login.rps',

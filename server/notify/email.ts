@@ -5,7 +5,6 @@
  * name. The Message-ID is the send's idempotency key, the same on every attempt, so a mail sent
  * twice after a crash is one message to the mailbox (and to the test's SMTP server).
  */
-import nodemailer from 'nodemailer';
 import { checkTarget, describeOutboundError } from '../http/outbound.js';
 import type { NoticeMessage, SendResult } from './types.js';
 
@@ -54,6 +53,8 @@ export async function sendEmail(smtp: SmtpConfig, to: string, key: string, m: No
   } catch (e) {
     return { ok: false, error: describeOutboundError(e).message };
   }
+  // nodemailer loads with the first e-mail sent, not with every server start
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: address,
     port: smtp.port,

@@ -15,8 +15,17 @@
  * A row remembers its own storage, bucket and key, so changing the settings later leaves
  * existing files readable where they are.
  */
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
+
+// the SDK (hundreds of modules) loads with the first upload to S3, not with every server start
+type Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= import('@aws-sdk/client-s3').catch((e: unknown) => {
+    sdk = null;
+    throw e;
+  }));
 
 export interface S3Settings {
   endpoint: string;
@@ -45,11 +54,12 @@ export function s3Settings(env: NodeJS.ProcessEnv = process.env): S3Settings | n
 
 let cached: { key: string; client: S3Client } | null = null;
 
-function client(s: S3Settings): S3Client {
+async function client(s: S3Settings): Promise<{ c: S3Client; sdk: Sdk }> {
+  const mod = await loadSdk();
   const key = JSON.stringify(s);
-  if (cached?.key === key) return cached.client;
+  if (cached?.key === key) return { c: cached.client, sdk: mod };
   cached?.client.destroy();
-  const c = new S3Client({
+  const c = new mod.S3Client({
     region: s.region,
     ...(s.endpoint ? { endpoint: s.endpoint } : {}),
     forcePathStyle: s.forcePathStyle,
@@ -60,7 +70,7 @@ function client(s: S3Settings): S3Client {
     maxAttempts: 3,
   });
   cached = { key, client: c };
-  return c;
+  return { c, sdk: mod };
 }
 
 /** A failure of the object store, with nothing of the request (no credentials, no signature) in it. */
@@ -89,7 +99,8 @@ export function objectKey(name: string, now = new Date()): string {
 
 export async function putObject(s: S3Settings, key: string, data: Buffer, contentType: string): Promise<void> {
   try {
-    await client(s).send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }));
+    const { c, sdk } = await client(s);
+    await c.send(new sdk.PutObjectCommand({ Bucket: s.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }));
   } catch (e) {
     throw reduce('put', e);
   }
@@ -98,7 +109,8 @@ export async function putObject(s: S3Settings, key: string, data: Buffer, conten
 /** The object's bytes, or null when the store has no such object. */
 export async function getObject(s: S3Settings, bucket: string, key: string): Promise<Buffer | null> {
   try {
-    const r = await client(s).send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const { c, sdk } = await client(s);
+    const r = await c.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
     return Buffer.from(await r.Body!.transformToByteArray());
   } catch (e) {
     const x = reduce('get', e);
@@ -110,7 +122,8 @@ export async function getObject(s: S3Settings, bucket: string, key: string): Pro
 /** Deletes the object (S3 answers a delete of a missing key with success too). */
 export async function deleteObject(s: S3Settings, bucket: string, key: string): Promise<void> {
   try {
-    await client(s).send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    const { c, sdk } = await client(s);
+    await c.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
   } catch (e) {
     throw reduce('delete', e);
   }

@@ -1,20 +1,18 @@
 /** The console root: i18n, antd theme and locale from the settings, the antd App stand-in, router, services. */
 import { ConfigProvider, theme } from 'antd';
-import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
 import { readSid } from './http/cookies.js';
 import { preloadTransport } from './http/lazy-transport.js';
-import { createI18n, hasModuleTexts, loadedLocale, loadLocale, loadModuleTexts, type LocaleBundle } from './i18n.js';
+import { loadedLocale, loadLocale, type LocaleBundle } from './i18n.js';
+import { consoleI18n as i18n } from './i18n-instance.js';
 import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';
-import { sessionStore } from './session/store.js';
 import { DEFAULT_LOCALE, settingsStore, type Locale } from './settings/store.js';
 import { readableTokens } from './settings/contrast.js';
 import { onLiveTexts } from '../runtime/permission-tree.js';
 
-const i18n = createI18n(settingsStore.get().locale);
 // under the server's dev watch, texts added since the build (a new page's keys) arrive with the
 // permission tree at sign-in: merged over the bundled ones (src/runtime/permission-tree.ts)
 onLiveTexts((texts) => {
@@ -42,8 +40,8 @@ export function ConsoleApp() {
   useEffect(() => {
     if (locale === shown.locale) return;
     let live = true;
-    // switching inside the layout: the modules' texts of the new locale come along
-    loadLocale(i18n, locale, { withModules: hasModuleTexts(i18n, shown.locale) })
+    // the modules' namespaces loaded so far come along (i18n.ts)
+    loadLocale(i18n, locale)
       .then((bundle) => live && setShown({ locale, bundle }))
       .catch(() => undefined);
     return () => {
@@ -51,16 +49,8 @@ export function ConsoleApp() {
     };
   }, [locale, shown.locale]);
 
-  // signed in (or signing in with a saved token): fetch the modules' texts alongside the layout
-  const status = sessionStore.use((s) => s.status);
-  const signedIn = status === 'ready' || (status === 'booting' && Boolean(readSid()));
-  useEffect(() => {
-    if (signedIn) void loadModuleTexts(i18n, shown.locale).catch(() => undefined);
-  }, [signedIn, shown.locale]);
-
   useEffect(() => {
     void i18n.changeLanguage(shown.locale);
-    dayjs.locale(shown.bundle.dayjsLocale);
     document.documentElement.lang = shown.locale;
     document.title = i18n.t('shell.app.title');
   }, [shown]);

@@ -1,8 +1,11 @@
 /** One locale's texts as a single tree: every `src/locales/<lng>/<ns>.json` under its namespace key. */
 export type LocaleTree = { [key: string]: string | LocaleTree };
 
-/** Namespaces every screen may need (the shell, shared words, the schema runtime); the rest belong to modules' pages. */
-export const CORE_NAMESPACES = ['shell', 'common', 'runtime'] as const;
+/**
+ * Namespaces every screen may need (the shell, shared words), bundled with the shell; the rest
+ * belong to pages, the schema runtime's own (`runtime`) included: /login draws no widget.
+ */
+export const CORE_NAMESPACES = ['shell', 'common'] as const;
 
 const namespaceOf = (file: string) => /([^/]+)\.json$/.exec(file)?.[1];
 

@@ -1,9 +1,8 @@
-/** zh-CN, the default locale: the core texts, antd and dayjs locales (bundled with the shell). */
+/** zh-CN, the default locale: the core texts and antd's locale (bundled with the shell; dayjs's zh-cn loads with the layout: layout/dayjs-locale.ts). */
 import zhCN from 'antd/es/locale/zh_CN';
-import 'dayjs/locale/zh-cn';
 import { localeTree, type LocaleTree } from './i18n-bundle.js';
 
-const files = import.meta.glob<LocaleTree>(['../locales/zh-CN/shell.json', '../locales/zh-CN/common.json', '../locales/zh-CN/runtime.json'], {
+const files = import.meta.glob<LocaleTree>(['../locales/zh-CN/shell.json', '../locales/zh-CN/common.json'], {
   eager: true,
   import: 'default',
 });

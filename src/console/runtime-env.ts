@@ -7,7 +7,7 @@ import type { MessageInstance } from 'antd/es/message/interface.js';
 import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal/index.js';
 import type { NavigateFunction } from 'react-router-dom';
 import { can, type AccessState } from '../contract/access.js';
-import type { HttpPort, RuntimeEnv } from '../runtime/env.js';
+import type { HttpPort, RuntimeEnv, SchemaTexts } from '../runtime/env.js';
 import type { Locale } from './settings/store.js';
 
 export interface RuntimeEnvDeps {
@@ -19,6 +19,8 @@ export interface RuntimeEnvDeps {
   access: AccessState;
   locale: Locale;
   devMode: boolean;
+  /** the modules' texts a schema names (i18n-instance.ts) */
+  schemaTexts?: SchemaTexts;
 }
 
 export function buildRuntimeEnv(d: RuntimeEnvDeps): RuntimeEnv {
@@ -46,5 +48,6 @@ export function buildRuntimeEnv(d: RuntimeEnvDeps): RuntimeEnv {
     can: (key) => can(d.access, key),
     locale: d.locale,
     devMode: d.devMode,
+    schemaTexts: d.schemaTexts,
   };
 }

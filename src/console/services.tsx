@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { RuntimeEnv } from '../runtime/env.js';
 import { bindHttpUi, http } from './http/instance.js';
+import { schemaTexts } from './i18n-instance.js';
 import { buildRuntimeEnv } from './runtime-env.js';
 import { ShellProvider } from './shell.js';
 import { bootSession, refreshLiveTree } from './session/actions.js';
@@ -93,7 +94,7 @@ export function ConsoleServices({ children }: { children: ReactNode }) {
   }, []);
 
   const env = useMemo(
-    () => buildRuntimeEnv({ http, message, modal, navigate, t, access, locale, devMode }),
+    () => buildRuntimeEnv({ http, message, modal, navigate, t, access, locale, devMode, schemaTexts }),
     [message, modal, navigate, t, access, locale, devMode],
   );
   return (

@@ -28,6 +28,13 @@ export interface HttpPort {
   blob?(path: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<Blob>;
 }
 
+/** The texts a loaded schema names, from the shell (the console loads its modules' texts per page). */
+export interface SchemaTexts {
+  /** true when every text the schema's keys name is loaded in the language on screen */
+  ready(loaded: { schema: unknown; enums?: unknown; fields?: unknown }): boolean;
+  load(loaded: { schema: unknown; enums?: unknown; fields?: unknown }): Promise<void>;
+}
+
 export interface RuntimeEnv {
   http: HttpPort;
   notify: { success(text: string): void; error(text: string): void; info(text: string): void };
@@ -41,4 +48,6 @@ export interface RuntimeEnv {
   locale: 'zh-CN' | 'en-US';
   /** show the schema inspector (explicit dev setting, not NODE_ENV) */
   devMode: boolean;
+  /** the shell's texts of schemas: a schema loader made for this env hands a schema out once they are in */
+  schemaTexts?: SchemaTexts;
 }

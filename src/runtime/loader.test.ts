@@ -47,6 +47,34 @@ describe('schema loader', () => {
     expect(http.get.mock.calls.filter((c) => c[0] === 'schema/detail')).toHaveLength(1);
   });
 
+  it('hands a schema out once the texts it names are loaded (peek too, for a cached one)', async () => {
+    const { http } = fakeHttp(list());
+    let have = false;
+    const seen: unknown[] = [];
+    const texts = {
+      ready: () => have,
+      load: async (l: { schema: unknown }) => {
+        seen.push(l.schema);
+        have = true;
+      },
+    };
+    const cache = createSchemaCache(null);
+    const loader = createSchemaLoader(http, { storage: null, cache, texts });
+    const a = await loader.load('demo.thing.list');
+    expect(seen).toEqual([a.schema]);
+    expect(loader.peek('demo.thing.list')).toBe(a);
+    // the language changed, or another loader over the same cache: cached, but its texts are not in
+    have = false;
+    expect(loader.peek('demo.thing.list')).toBeUndefined();
+    const b = await createSchemaLoader(http, { storage: null, cache, texts }).load('demo.thing.list');
+    expect(b).toBe(a);
+    expect(seen).toHaveLength(2);
+    // the same loader, a load already answered: the texts are checked again on every load
+    have = false;
+    await loader.load('demo.thing.list');
+    expect(seen).toHaveLength(3);
+  });
+
   it('names id, JSON pointer and reason for an invalid schema', async () => {
     const { http } = fakeHttp(list({ columns: [{ key: 'name', title: 'admin.demo.name', colour: 'red' }] }));
     const err = await createSchemaLoader(http, { storage: null }).load('demo.thing.list').catch((e: unknown) => e);

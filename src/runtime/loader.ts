@@ -11,7 +11,7 @@
  * validator chunks are fetched alongside schema/detail, not after it.
  */
 import { SCHEMA_CHECK } from '../contract/schema-check.js';
-import type { HttpPort } from './env.js';
+import type { HttpPort, SchemaTexts } from './env.js';
 import { createSchemaCache, type SchemaCache } from './cache.js';
 import { findSchemaByRoute, type RouteHit } from './routes.js';
 import {
@@ -57,7 +57,14 @@ export interface ResolvedRoute {
 export interface LoaderOptions {
   storage?: Storage | null;
   cache?: SchemaCache;
+  /**
+   * The texts a schema names (the console loads its modules' texts per page): a schema is handed
+   * out only once `ready` says they are in — `load` is awaited first, and `peek` answers nothing
+   * for a cached schema whose texts are not loaded yet.
+   */
+  texts?: SchemaTexts;
 }
+
 
 const defaultStorage = (): Storage | null => {
   try {
@@ -78,6 +85,12 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
   /** the server checks every schema it serves with the same validators as this build (see SCHEMA_CHECK) */
   let serverChecks = false;
   const inflight = new Map<string, Promise<LoadedSchema>>();
+  const texts = options.texts;
+  /** the schema, once the texts it names are loaded (a failed load hands it out anyway: keys beat no page) */
+  const withTexts = async (loaded: LoadedSchema): Promise<LoadedSchema> => {
+    if (texts && !texts.ready(loaded)) await texts.load(loaded).catch(() => undefined);
+    return loaded;
+  };
 
   const fetchList = async (): Promise<SchemaListItem[]> => {
     const reply = await http.get<SchemaListReply | SchemaListItem[]>('schema/list', undefined, { silent: true });
@@ -148,12 +161,14 @@ export function createSchemaLoader(http: HttpPort, options: LoaderOptions = {}):
       inflight.set(id, p);
       p.catch(() => inflight.delete(id));
     }
-    return p;
+    // the texts on every load, not once per schema: the language may have changed since
+    return texts ? p.then(withTexts) : p;
   };
 
   const peek = (id: string): LoadedSchema | undefined => {
     const hash = known.get(id);
-    return hash === undefined ? undefined : cache.get(id, hash);
+    const loaded = hash === undefined ? undefined : cache.get(id, hash);
+    return loaded && (!texts || texts.ready(loaded)) ? loaded : undefined;
   };
 
   const resolveRoute = async (pathname: string): Promise<ResolvedRoute | null> => {

@@ -20,7 +20,7 @@
  * the index): a translation no knowledge holds would add nothing but noise to hit testing.
  */
 import { americanSpelling, dictionary } from './dictionary.js';
-import { expandQuery, LEXICON_TOKENS, type Expansion } from './lexicon.js';
+import { expandQuery, lexiconTokens, type Expansion } from './lexicon.js';
 import { tokenize } from './segment.js';
 import { correct } from './spelling.js';
 
@@ -90,14 +90,14 @@ export interface ExpandOptions {
 export async function spellingFixes(query: string, known: KnownTerms, vocabulary?: ScopeWords): Promise<Map<string, string | null>> {
   const fix = new Map<string, string | null>();
   const d = dictionary();
-  const unknown = [...rawWords(query)].filter(([t, raw]) => /^[a-z]{3,}$/.test(raw) && !LEXICON_TOKENS.has(t) && !d.knows(raw) && !d.knows(t));
+  const unknown = [...rawWords(query)].filter(([t, raw]) => /^[a-z]{3,}$/.test(raw) && !lexiconTokens().has(t) && !d.knows(raw) && !d.knows(t));
   if (!unknown.length) return fix;
   const held = await known(unknown.map(([t]) => t));
   const typos = unknown.filter(([t]) => !held.has(t));
   if (!typos.length) return fix;
   const words = (await vocabulary?.()) ?? new Map<string, number>();
   for (const [t, raw] of typos) {
-    const c = correct(raw, t, LEXICON_TOKENS, words);
+    const c = correct(raw, t, lexiconTokens(), words);
     if (c) fix.set(t, c.to);
   }
   return fix;

@@ -7,11 +7,13 @@
  *
  * Loaded on first use (about 0.2 s, 20 MB); a word the table lacks counts fully.
  */
-import { idf } from '@node-rs/jieba/dict.js';
+import { createRequire } from 'node:module';
 
 let table: Map<string, number> | null = null;
 
 function load(): Map<string, number> {
+  // required here, not imported: jieba's dict.js reads both of its dictionaries (11 MB) when loaded
+  const { idf } = createRequire(import.meta.url)('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js');
   const m = new Map<string, number>();
   const text = Buffer.from(idf).toString('utf8');
   for (const line of text.split('\n')) {

@@ -112,7 +112,15 @@ const CHAR_SHARE = 0.4;
 /** The words of an English phrase of a group ("shipping cost" → ship, cost) are searched too, at this share. */
 const PHRASE_SHARE = 0.5;
 
-const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
+/**
+ * The lexicon compiled, on first use: compiling segments its Chinese words with jieba, whose
+ * dictionary takes about 0.5 s of CPU and 60 MB to load — at import it cost every server start
+ * that (docs/performance.md, "Start-up"); now only a process that expands a question pays it.
+ */
+let compiled: { groups: Compiled[]; zhByLength: string[]; asking: Set<string>; enTokens: Set<string> } | null = null;
+const lexicon = () => (compiled ??= compileLexicon());
+
+const compileGroups = (): Compiled[] => LEXICON.map(([en, zh, opts]) => {
   const enTok: string[][] = [];
   const raw: RegExp[] = [];
   const rawMarks: string[] = [];
@@ -144,31 +152,38 @@ const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
   return { en: enTok, raw, zh, tokens: [...tokens], marks: [...marks], concept: opts?.concept ?? true };
 });
 
-/** The lexicon's Chinese words, longest first (保修期 is taken out of a question before 保修). */
-const ZH_BY_LENGTH = [...new Set(COMPILED.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length);
-
-/** Words of asking, not what is asked about (they make no concept of a question). */
-const ASKING = new Set(
-  // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
-  'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
-    '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
-  ),
-);
+function compileLexicon() {
+  const groups = compileGroups();
+  return {
+    groups,
+    /** The lexicon's Chinese words, longest first (保修期 is taken out of a question before 保修). */
+    zhByLength: [...new Set(groups.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length),
+    /** Words of asking, not what is asked about (they make no concept of a question). */
+    asking: new Set(
+      // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
+      'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
+        '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
+      ),
+    ),
+    enTokens: new Set(groups.flatMap((g) => g.en.flat())),
+  };
+}
 
 /**
  * The Chinese concepts of `text` (the lexicon's words already taken out): jieba's words of two or
  * more characters, and runs of single characters it cut apart (比特|币 stays 比特, 刻|字 → 刻字).
  */
 function hanConcepts(text: string): string[] {
+  const asking = lexicon().asking;
   const out: string[] = [];
   for (const run of text.match(/\p{Script=Han}+/gu) ?? []) {
     let single = '';
     const flush = () => {
-      if ([...single].length >= 2 && !ASKING.has(single)) out.push(single);
+      if ([...single].length >= 2 && !asking.has(single)) out.push(single);
       single = '';
     };
     for (const w of hanWords(run)) {
-      if (ASKING.has(w) || tokenize(w).length === 0) {
+      if (asking.has(w) || tokenize(w).length === 0) {
         flush();
         continue;
       }
@@ -223,7 +238,7 @@ export interface Expansion {
 }
 
 /** Every English token of the lexicon's groups (spelling.ts corrects a typo towards them first). */
-export const LEXICON_TOKENS: ReadonlySet<string> = new Set(COMPILED.flatMap((g) => g.en.flat()));
+export const lexiconTokens = (): ReadonlySet<string> => lexicon().enTokens;
 
 /** A question's tokens with its misspelt ones read as corrected (null: dropped). */
 const fixed = (toks: string[], fix?: ReadonlyMap<string, string | null>): string[] =>
@@ -231,6 +246,7 @@ const fixed = (toks: string[], fix?: ReadonlyMap<string, string | null>): string
 
 /** The question's tokens, the lexicon's additions and the question's concepts. */
 export function expandQuery(query: string, fix?: ReadonlyMap<string, string | null>): Expansion {
+  const { groups, zhByLength, asking } = lexicon();
   const toks = fixed(tokenize(query), fix);
   const terms = [...new Set(toks)];
   const lower = query.normalize('NFKC').toLowerCase();
@@ -239,9 +255,9 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   const concepts: string[][] = [];
   const added = new Map<string, number>();
   // a word of a matched phrase means only the phrase ("customer service" is not "customs")
-  const inPhrase = new Set(COMPILED.flatMap((g) => g.en.filter((seq) => seq.length > 1 && hasSeq(toks, seq)).flat()));
+  const inPhrase = new Set(groups.flatMap((g) => g.en.filter((seq) => seq.length > 1 && hasSeq(toks, seq)).flat()));
   const group = new Map<string, string>();
-  for (const [gi, g] of COMPILED.entries()) {
+  for (const [gi, g] of groups.entries()) {
     const enHit = g.en.filter((seq) => (seq.length > 1 || !inPhrase.has(seq[0])) && hasSeq(toks, seq));
     const rawHit = g.raw.filter((r) => r.test(lower));
     const zhHit = g.zh.filter((w) => lower.includes(w));
@@ -259,7 +275,7 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   }
   for (const t of terms) group.set(t, t);
   // the dictionary's Chinese words are concepts already: what is left of the Chinese text
-  for (const w of ZH_BY_LENGTH) if (text.includes(w)) text = text.split(w).join(' ');
+  for (const w of zhByLength) if (text.includes(w)) text = text.split(w).join(' ');
   const weights = concepts.map(() => 1);
   const grouped = concepts.length;
   for (const w of new Set(hanConcepts(text))) {
@@ -268,7 +284,7 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   }
   // English (and other spaced) words in no group
   for (const w of new Set(fixed(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')), fix))) {
-    if (covered.has(w) || ASKING.has(w)) continue;
+    if (covered.has(w) || asking.has(w)) continue;
     concepts.push([w]);
     weights.push(1);
   }

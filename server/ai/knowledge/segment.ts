@@ -8,14 +8,18 @@
  * The tokens are stored space-separated (`knowledge_chunk.segmented`), so PostgreSQL's 'simple'
  * text-search configuration only has to split on spaces: the same on PGlite and PostgreSQL.
  */
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import type { Jieba } from '@node-rs/jieba';
+import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 
-// jieba's dictionary takes about 0.5 s and 60 MB to load: only in a process that segments
+// jieba's dictionary takes about 0.5 s and 60 MB to load: only in a process that segments. Its
+// package (a native addon) and its dict.js (which reads 11 MB of dictionaries when imported) are
+// required on first use too, not with every server start (docs/performance.md, "Start-up").
+const require = createRequire(import.meta.url);
 let jieba: Jieba | null = null;
-const jb = (): Jieba => (jieba ??= Jieba.withDict(dict));
+const jb = (): Jieba =>
+  (jieba ??= (require('@node-rs/jieba') as typeof import('@node-rs/jieba')).Jieba.withDict((require('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js')).dict));
 
 /** The words of a run of Chinese characters (jieba's accurate mode, HMM for words it lacks). */
 export const hanWords = (run: string): string[] => (run ? jb().cut(run, true) : []);

@@ -1,7 +1,8 @@
 /**
  * The main layout: collapsible side menu for the current module, header with the module
  * switcher, language switch, dark mode, theme colour and user menu; the page below, inside
- * the error boundary and the 加载中... fallback. The modules' texts are loaded before it draws.
+ * the error boundary and the 加载中... fallback. The menus' titles come with the permission tree;
+ * a page's own texts load with the page (i18n.ts).
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, Tag, theme } from 'antd';
@@ -12,50 +13,29 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { ErrorBoundary } from '../../screens/ErrorBoundary.js';
 import { Loading } from '../../screens/Loading.js';
 import { accessibleModules, findRoute } from '../../runtime/route-config.js';
-import { hasModuleTexts, loadModuleTexts } from '../i18n.js';
+import { loadedLocale } from '../i18n.js';
 import { useRoutes } from '../routes/pages.js';
 import { sessionStore } from '../session/store.js';
 import { settingsStore, type Locale } from '../settings/store.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
+import { followDayjsLocale } from './dayjs-locale.js';
 import { buildMenu, selectedMenu, type MenuNode } from './menu.js';
-import { menuIcon } from './menu-icons.js';
+import { loadMenuIcons, menuIcon } from './menu-icons.js';
 import { ModuleSwitcher } from './ModuleSwitcher.js';
 import { DarkModeSwitch, ThemeColorPicker } from './ThemeControls.js';
 import { UserMenu } from './UserMenu.js';
 
 /** Menu items with their icons (the collapsed menu shows only the icon, the title as tooltip). */
-const toItems = (nodes: MenuNode[]): ItemType[] =>
+const toItems = (module: string, nodes: MenuNode[]): ItemType[] =>
   nodes.map((n) => {
-    const Icon = menuIcon(n.entry, Boolean(n.children), n.icon);
+    const Icon = menuIcon(module, n.entry, Boolean(n.children), n.icon);
     const icon = <Icon aria-hidden />;
     return n.children
-      ? { key: n.key, icon, label: n.label, children: toItems(n.children) }
+      ? { key: n.key, icon, label: n.label, children: toItems(module, n.children) }
       : { key: n.key, icon, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> };
   });
 
-const textLoads = new Map<string, { done: boolean; promise: Promise<void> }>();
-
-/** Suspends until the modules' texts of the language on screen are loaded (once; a failed load draws anyway). */
-function useModuleTexts() {
-  const { i18n } = useTranslation();
-  const lng = i18n.language as Locale;
-  if (hasModuleTexts(i18n, lng)) return;
-  let load = textLoads.get(lng);
-  if (!load) {
-    const entry = { done: false, promise: Promise.resolve() };
-    entry.promise = loadModuleTexts(i18n, lng)
-      .catch(() => undefined)
-      .finally(() => {
-        entry.done = true; // loaded, or failed: draw anyway rather than wait forever
-      });
-    textLoads.set(lng, entry);
-    load = entry;
-  }
-  if (!load.done) throw load.promise;
-}
-
 export default function MainLayout() {
-  useModuleTexts();
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
@@ -66,11 +46,15 @@ export default function MainLayout() {
   const collapsed = settingsStore.use((s) => s.collapsed);
   // the language on screen (a newly chosen one shows once its texts are loaded, menus included)
   const locale = i18n.language as Locale;
+  // dates below format in the language on screen
+  followDayjsLocale(loadedLocale(locale)?.dayjsLocale ?? 'zh-cn');
 
   const routes = useRoutes();
   const modules = accessibleModules(routes, access);
   const current = modules.find((m) => m.module === menuModule) ?? modules[0];
-  const items = useMemo(() => (current ? toItems(buildMenu(current, access, locale)) : []), [current, access, locale]);
+  // the module's menu icons start loading now, beside the page's own chunks (menu-icons.tsx)
+  if (current) void loadMenuIcons(current.module).catch(() => undefined);
+  const items = useMemo(() => (current ? toItems(current.module, buildMenu(current, access, locale)) : []), [current, access, locale]);
   const match = findRoute(routes, pathname);
   const selection = current ? selectedMenu(current, match?.entry.path) : { open: [] };
   const [openKeys, setOpenKeys] = useState<string[]>(selection.open);

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildAccess, type PermissionRecord } from '../../contract/access.js';
 import { accessibleModules, buildRouteConfig, moduleEntryPath, type PageProps } from '../../runtime/route-config.js';
@@ -67,5 +69,22 @@ describe('side menu', () => {
     for (const m of config) for (const g of buildMenu(m, access, 'en-US')) for (const n of [g, ...(g.children ?? [])]) if (n.icon) used.add(n.icon);
     const fallbacks = Object.entries(ICONS_BY_NAME).filter(([, c]) => c === GROUP_FALLBACK || c === PAGE_FALLBACK).map(([name]) => name);
     expect(MENU_ICON_NAMES.filter((name) => !used.has(name) && !fallbacks.includes(name))).toEqual([]);
+  });
+
+  it('has each module\'s icon chunk generated from the schemas as they are now (npx tsx scripts/menu-icons.ts)', async () => {
+    const { menuIconFiles, FALLBACKS, MENU_ICON_MODULES_DIR } = await import('../../../scripts/menu-icons.js');
+    const files = menuIconFiles();
+    expect(readdirSync(MENU_ICON_MODULES_DIR).sort()).toEqual(Object.keys(files).sort());
+    for (const [name, text] of Object.entries(files)) expect(readFileSync(path.join(MENU_ICON_MODULES_DIR, name), 'utf8'), name).toBe(text);
+    // and every module chunk draws antd's own icon of each name (its SVG definition)
+    const { iconDefinition } = await import('../../../scripts/menu-icons.js');
+    const { MODULE_ICON_SETS } = await import('./menu-icon-modules/index.js');
+    for (const [module, load] of Object.entries(MODULE_ICON_SETS)) {
+      const set = (await load()) as Record<string, { definition?: unknown }>;
+      for (const [name, icon] of Object.entries(set)) {
+        expect(icon.definition, `${module} ${name}`).toEqual(iconDefinition(name in FALLBACKS ? FALLBACKS[name as keyof typeof FALLBACKS] : name));
+      }
+      expect(Object.keys(set)).toEqual(expect.arrayContaining(['GROUP_FALLBACK', 'PAGE_FALLBACK']));
+    }
   });
 });

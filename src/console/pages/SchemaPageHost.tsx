@@ -2,13 +2,15 @@
  * Mounts the runtime's `<SchemaPage path params>` for every manifest page without a bespoke
  * screen, inside the runtime's `RuntimeProvider` fed with the console's RuntimeEnv, the
  * signed-in user and one schema loader per signed-in user (so the schema cache survives page
- * changes but never crosses accounts). Everything is loaded lazily: /login and the layout
- * never pull in the runtime.
+ * changes but never crosses accounts), which hands a schema out once the modules' texts it names
+ * are loaded (i18n-instance.ts). Everything is loaded lazily: /login and the layout never pull in
+ * the runtime.
  */
 import { lazy, useMemo, type ComponentType } from 'react';
 import type { SchemaLoader } from '../../runtime/loader.js';
 import type { PageProps } from '../../runtime/route-config.js';
 import { http } from '../http/instance.js';
+import { schemaTexts } from '../i18n-instance.js';
 import { useRuntimeEnv } from '../services.js';
 import { sessionStore } from '../session/store.js';
 
@@ -19,7 +21,7 @@ export const SchemaPageHost = lazy(async (): Promise<{ default: ComponentType<Pa
   ]);
   let shared: { userId: number | null; loader: SchemaLoader } | null = null;
   const loaderFor = (userId: number | null) => {
-    if (!shared || shared.userId !== userId) shared = { userId, loader: createSchemaLoader(http) };
+    if (!shared || shared.userId !== userId) shared = { userId, loader: createSchemaLoader(http, { texts: schemaTexts }) };
     return shared.loader;
   };
 

@@ -4,6 +4,7 @@
  * is a schema page rendered by the runtime.
  */
 import { lazy, useMemo } from 'react';
+import { withTexts } from '../i18n-instance.js';
 import { SchemaPageHost } from '../pages/SchemaPageHost.js';
 import { buildRouteConfig, type ModuleRoutes, type PageComponent, type PageResolver } from '../../runtime/route-config.js';
 import { usePermissionTree } from '../../runtime/permission-tree.js';
@@ -12,11 +13,13 @@ const ModuleHome = lazy(() => import('../../screens/ModuleHome.js'));
 
 /** Hand-written screens by flattened key (the keys are BESPOKE_PAGE_KEYS of src/contract; a test keeps both lists equal). */
 export const BESPOKE_PAGES: Record<string, PageComponent> = {
-  'intelligent_text.text.session.chat': lazy(() => import('../../screens/sessions/ChatSessions.js')),
-  'intelligent_text.text.session.mail': lazy(() => import('../../screens/sessions/MailSessions.js')),
-  'intelligent_text.text.session.voice': lazy(() => import('../../screens/sessions/VoiceSessions.js')),
-  'intelligent_text.text.script_manage.playground': lazy(() => import('../../screens/playground/Playground.js')),
-  'intelligent_text.text.script_manage.trace': lazy(() => import('../../screens/trace/TracePage.js')),
+  // each with the namespaces its code names, the schema runtime's widgets' (`runtime`) included
+  // (a schema it embeds brings its own: i18n.ts)
+  'intelligent_text.text.session.chat': lazy(withTexts(['session', 'runtime'], () => import('../../screens/sessions/ChatSessions.js'))),
+  'intelligent_text.text.session.mail': lazy(withTexts(['session', 'runtime'], () => import('../../screens/sessions/MailSessions.js'))),
+  'intelligent_text.text.session.voice': lazy(withTexts(['session', 'runtime'], () => import('../../screens/sessions/VoiceSessions.js'))),
+  'intelligent_text.text.script_manage.playground': lazy(withTexts(['config', 'runtime'], () => import('../../screens/playground/Playground.js'))),
+  'intelligent_text.text.script_manage.trace': lazy(withTexts(['trace', 'runtime'], () => import('../../screens/trace/TracePage.js'))),
 };
 
 export const resolvePage: PageResolver = (module, node) => {

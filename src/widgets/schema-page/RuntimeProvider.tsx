@@ -47,7 +47,7 @@ export interface RuntimeProviderProps {
  */
 export function RuntimeProvider({ env, children, user = null, registry, loader, pollMs = 2000 }: RuntimeProviderProps) {
   const reg = useMemo(() => registry ?? defaultRegistry, [registry]);
-  const ld = useMemo(() => loader ?? createSchemaLoader(env.http), [loader, env.http]);
+  const ld = useMemo(() => loader ?? createSchemaLoader(env.http, { texts: env.schemaTexts }), [loader, env.http, env.schemaTexts]);
   // the code of the widgets a schema names starts loading as soon as its JSON arrives, while it
   // is being checked (the page waits for it anyway: see useWidgetPreload)
   useEffect(() => ld.onReceived((_id, schema) => void preloadSchemaWidgets(reg, asFirstDrawn(schema))), [ld, reg]);
