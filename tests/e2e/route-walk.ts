@@ -210,13 +210,17 @@ export async function walkRoutes(page: Page, log: (s: string) => void = () => un
     return menu.locator('[data-testid^="menu-item-"]').evaluateAll((els) => els.map((e) => (e.getAttribute('data-testid') ?? '').slice('menu-item-'.length)));
   };
 
-  const modules = await page
-    .getByTestId('module-switcher')
-    .locator('[data-testid^="module-"]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''));
+  const modules = [
+    ...new Set(
+      await page
+        .getByTestId('module-switcher')
+        .locator('[data-testid^="module-"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? '')),
+    ),
+  ];
   const pages: Array<[string, string]> = [];
   for (const m of modules) {
-    await page.getByTestId(m).click();
+    await page.getByTestId(m).first().click();
     await page.waitForFunction((mod) => location.pathname.startsWith(`/${mod}/`), m.slice('module-'.length));
     await settle(page);
     const home = await page.evaluate(() => location.pathname);
