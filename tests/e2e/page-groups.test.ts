@@ -342,7 +342,8 @@ describe('route reachability (issue 26): every route of spec section 2 from the 
     await switchTo('zh-CN');
     await page.goto('/home');
     await page.getByTestId('side-menu').waitFor();
-    const { reached, opened } = await walkRoutes(page);
+    // ROUTE_WALK_LOG=1 prints how each route was reached
+    const { reached, opened } = await walkRoutes(page, process.env.ROUTE_WALK_LOG ? (line) => console.log(line) : undefined);
     const missing = SPEC_ROUTES.routes.filter((r) => !reached.has(r));
     assert.deepEqual(missing, [], `not reachable from the menu by links or buttons (opened: ${opened.join(', ')})`);
   });
