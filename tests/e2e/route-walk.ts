@@ -114,7 +114,8 @@ export async function walkRoutes(page: Page, log: (s: string) => void = () => un
       )
       .then(() => true, () => false);
     const chooser = page.waitForEvent('filechooser', { timeout: 10_000 }).then(() => false, () => false);
-    await target.click();
+    // a control that cannot be clicked (covered, disabled) is no way there: the walk goes on without it
+    if (!(await target.click({ timeout: 15_000 }).then(() => true, () => false))) return;
     await Promise.race([changed, chooser]);
     const now = await page.evaluate(() => location.pathname + location.search);
     if (now === from) {
@@ -194,7 +195,8 @@ export async function walkRoutes(page: Page, log: (s: string) => void = () => un
         if (!key || key === '__more' || tried.has(`${pattern} ${key}`)) continue;
         tried.add(`${pattern} ${key}`);
         const b = page.locator(`[data-action="${key}"]:not([data-schema-id] [data-action])`).first();
-        if (await b.isVisible().catch(() => false)) await follow(address, b, `${key} on ${pattern}`, depth);
+        // a button waiting for a selection (a batch action) leads nowhere yet
+        if ((await b.isVisible().catch(() => false)) && (await b.isEnabled().catch(() => false))) await follow(address, b, `${key} on ${pattern}`, depth);
       }
     }
   }
