@@ -40,7 +40,14 @@ export const Submit = Type.Object(
      */
     download: Type.Optional(
       doc(
-        Type.Object({ fileName: Type.Optional(Type.String({ pattern: '^[\\w.() -]{1,200}$' })) }, { additionalProperties: false }),
+        Type.Object(
+          {
+            fileName: Type.Optional(
+              doc(Type.String({ pattern: '^[\\w.() -]{1,200}$' }), 'the file name when the reply names none (default file.csv)', ['customers.csv']),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         'the submit is a file download: the reply is saved as a file (its own name, else fileName, else file.csv)',
         [{}, { fileName: 'customers.csv' }],
       ),
