@@ -91,6 +91,14 @@ export const MANIFEST: ModuleManifest[] = [
         button('text.shop.list.sync', t('同步消息', 'Sync messages')),
         hiddenPage('text.shop.list.profile_basic', 'shop/profile/basic/:id', t('店铺基础资料', 'Shop profile (basic)')),
         hiddenPage('text.shop.list.profile_advanced', 'shop/profile/advanced/:id', t('店铺高级资料', 'Shop profile (advanced)')),
+        button('text.shop.list.introduction', t('店铺介绍', 'Shop introduction')),
+      ],
+      // the customer list's config, note and download modals and the pro form (issue 26, docs/modules/page-groups.md)
+      'text.shop.customer_list': [
+        button('text.shop.customer_list.config', t('客户配置', 'Customer config')),
+        button('text.shop.customer_list.note', t('备注', 'Notes')),
+        button('text.shop.customer_list.download', t('下载', 'Download')),
+        hiddenPage('text.shop.customer_list.onboard', 'shop/customerList/onboard', t('客户开户', 'Onboard a customer')),
       ],
       'text.shop.sync_log': [
         hiddenPage('text.shop.sync_log.success', 'shop/syncLog/result/success/:id', t('同步成功', 'Sync succeeded')),

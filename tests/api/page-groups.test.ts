@@ -9,6 +9,9 @@
  *   sync finishes with its figures, a shop without authorization fails with the reason and advice;
  *   the log and the result pages' detail show both;
  * - renew detail, policy versions, session dialogue and an AI reply's extra data;
+ * - issue 26: the shop introduction, the customer list's config, note and download modals and the
+ *   pro form (onboarding): each with its own key, validated (40001 naming the field, nothing
+ *   written) and audited;
  * - every route refuses an account without its keys (40003).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +190,108 @@ describe('renew detail and the modals', () => {
     expect(d.total_tokens).toBe(d.prompt_tokens + d.completion_tokens);
     expect(d.completion_tokens).toBeGreaterThan(0);
     expect((await fb.get('session/message-extra', { id: 999999 })).body.code).toBe(40004);
+  });
+});
+
+describe('issue 26: shop introduction, customer config, notes, download and the pro form', () => {
+  const CL = `${T}.shop.customer_list`;
+  let customer = 0;
+  beforeAll(async () => {
+    customer = (await q(`INSERT INTO merchant_user (name, email, country_code) VALUES ('Config Merchant', 'config@example.com', 'DE') RETURNING id`))[0].id;
+  });
+
+  it("writes a shop's introduction with its own key, audited; reads it back", async () => {
+    const empty = await admin.ok('GET', 'shop/introduction', { id: authorizedShop });
+    expect(empty).toMatchObject({ shop_id: authorizedShop, shop_name: 'Synced shop', introduction: '' });
+    const writer = await s.loginWithKeys([`${T}.shop.list.introduction`]);
+    const before = await audits('shop', 'introduction');
+    const saved = await writer.ok('POST', 'shop/introduction/update', { id: authorizedShop, introduction: 'Shoes for runners.', brand: 'Fleet', service_hours: '9-18' });
+    expect(saved).toMatchObject({ shop_id: authorizedShop, brand: 'Fleet', introduction: 'Shoes for runners.' });
+    await writer.ok('POST', 'shop/introduction/update', { id: authorizedShop, introduction: 'Shoes and socks for runners.' });
+    expect(await admin.ok('GET', 'shop/introduction', { id: authorizedShop })).toMatchObject({ introduction: 'Shoes and socks for runners.', brand: '' });
+    expect(await audits('shop', 'introduction')).toBe(before + 2);
+    expect((await outsider.post('shop/introduction/update', { id: authorizedShop, introduction: 'x' })).body.code).toBe(40003);
+  });
+
+  it('refuses a bad introduction naming the field, writing nothing', async () => {
+    const before = await count(`SELECT count(*)::int AS n FROM audit_logs`);
+    expectFieldError(await admin.post('shop/introduction/update', { id: authorizedShop, introduction: '  ' }), 'introduction');
+    expectFieldError(await admin.post('shop/introduction/update', { id: authorizedShop, introduction: 'x'.repeat(2001) }), 'introduction');
+    expectFieldError(await admin.post('shop/introduction/update', { id: 999999, introduction: 'x' }), 'id');
+    const zh = await admin.request('POST', 'shop/introduction/update', { body: { id: authorizedShop }, headers: { 'x-lang': 'zh-CN' } });
+    expectFieldError(zh, 'introduction');
+    expect(zh.body.msg).toContain('必填');
+    expect(await count(`SELECT count(*)::int AS n FROM audit_logs`)).toBe(before);
+  });
+
+  it("saves a customer's config (defaults until then), audited, refusing bad values", async () => {
+    expect(await admin.ok('GET', 'customer/config', { id: customer })).toMatchObject({ tier: 'standard', notice_language: 'zh-CN', account_manager: '' });
+    const editor = await s.loginWithKeys([`${CL}.config`]);
+    const before = await audits('merchant_user', 'config');
+    await editor.ok('POST', 'customer/config/update', { id: customer, tier: 'ka', account_manager: 'Mia', invoice_email: 'bills@example.com', notice_language: 'en-US' });
+    expect(await admin.ok('GET', 'customer/config', { id: customer })).toMatchObject({ tier: 'ka', account_manager: 'Mia', invoice_email: 'bills@example.com', notice_language: 'en-US' });
+    expect(await audits('merchant_user', 'config')).toBe(before + 1);
+    expectFieldError(await admin.post('customer/config/update', { id: customer, tier: 'gold', notice_language: 'en-US' }), 'tier');
+    expectFieldError(await admin.post('customer/config/update', { id: customer, tier: 'ka', notice_language: 'en-US', invoice_email: 'nope' }), 'invoice_email');
+    expectFieldError(await admin.post('customer/config/update', { id: 999999, tier: 'ka', notice_language: 'en-US' }), 'id');
+    expect(await audits('merchant_user', 'config')).toBe(before + 1);
+    expect((await outsider.get('customer/config', { id: customer })).body.code).toBe(40003);
+  });
+
+  it("adds, lists and deletes a customer's notes, signed and audited", async () => {
+    const writer = await s.loginWithKeys([`${CL}.note`]);
+    const before = await audits('merchant_user', 'note');
+    const a = await writer.ok('POST', 'customer/note/create', { user_id: customer, content: 'Wants a yearly plan.' });
+    await writer.ok('POST', 'customer/note/create', { user_id: customer, content: 'Call back on Monday.' });
+    const l = await writer.ok('GET', 'customer/note/list', { id: customer });
+    expect(l.total).toBe(2);
+    expect(l.list.map((n: { content: string }) => n.content)).toEqual(['Call back on Monday.', 'Wants a yearly plan.']);
+    expect(l.list[0].author).toContain('@');
+    expect(await audits('merchant_user', 'note')).toBe(before + 2);
+    expectFieldError(await writer.post('customer/note/create', { user_id: customer, content: ' ' }), 'content');
+    expectFieldError(await writer.post('customer/note/create', { user_id: 999999, content: 'x' }), 'user_id');
+    await writer.ok('POST', 'customer/note/delete', { id: a.id });
+    expect((await writer.ok('GET', 'customer/note/list', { id: customer })).total).toBe(1);
+    expect((await outsider.post('customer/note/create', { user_id: customer, content: 'x' })).body.code).toBe(40003);
+  });
+
+  it('downloads the filtered customers as CSV of the chosen columns, headers in the language, audited', async () => {
+    const loader = await s.loginWithKeys([`${CL}.download`]);
+    const before = await audits('merchant_user', 'export');
+    const r = await loader.request('POST', 'customer/export', { body: { columns: ['id', 'name', 'tier'], country_code: 'DE', status: null, keyword: '' }, headers: { 'x-lang': 'en-US' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('text/csv');
+    expect(r.headers.get('content-disposition')).toMatch(/filename="customers-\d{8}T\d{6}\.csv"/);
+    const lines = r.body.msg.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('ID,Customer name,Tier');
+    expect(lines).toContain(`${customer},Config Merchant,ka`);
+    expect(lines.every((x: string, i: number) => i === 0 || !x.includes('Renew Merchant'))).toBe(true);
+    const zh = await loader.request('POST', 'customer/export', { body: { columns: ['name', 'email'], keyword: 'config@' }, headers: { 'x-lang': 'zh-CN' } });
+    expect(zh.body.msg.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('客户名称,邮箱');
+    expect(await audits('merchant_user', 'export')).toBe(before + 2);
+    expectFieldError(await loader.post('customer/export', { columns: [] }), 'columns');
+    expectFieldError(await loader.post('customer/export', { columns: ['password'] }), 'columns.0');
+    expect(await audits('merchant_user', 'export')).toBe(before + 2);
+    expect((await outsider.post('customer/export', { columns: ['id'] })).body.code).toBe(40003);
+  });
+
+  it('onboards a customer with a shop and its introduction in one transaction (the pro form)', async () => {
+    const onboarder = await s.loginWithKeys([`${CL}.onboard`]);
+    const before = await audits('shop', 'create');
+    const body = { name: 'New Merchant', email: 'new.merchant@example.com', country_code: 'FR', shop_name: 'Maison', shop_type: 1, shop_link: 'https://maison.example', introduction: 'French linen.', service_hours: '10-19' };
+    const r = await onboarder.ok('POST', 'customer/onboard', body);
+    const shop = (await s.db.query<{ user_id: number; country_code: string; creation_source: number }>(`SELECT user_id, country_code, creation_source FROM shop WHERE id = $1`, [r.shop_id])).rows[0];
+    expect(shop).toMatchObject({ user_id: r.user_id, country_code: 'FR', creation_source: 0 });
+    expect(await admin.ok('GET', 'shop/introduction', { id: r.shop_id })).toMatchObject({ introduction: 'French linen.', service_hours: '10-19' });
+    expect(await audits('shop', 'create')).toBe(before + 1);
+    // the same e-mail again, a bad type or link: refused naming the field, nothing written
+    const users = await count(`SELECT count(*)::int AS n FROM merchant_user`);
+    expectFieldError(await onboarder.post('customer/onboard', { ...body, shop_name: 'Other' }), 'email');
+    expectFieldError(await onboarder.post('customer/onboard', { ...body, email: 'x@example.com', shop_type: 9 }), 'shop_type');
+    expectFieldError(await onboarder.post('customer/onboard', { ...body, email: 'x@example.com', shop_link: 'ftp://x' }), 'shop_link');
+    expectFieldError(await onboarder.post('customer/onboard', { ...body, email: 'x@example.com', shop_name: ' ' }), 'shop_name');
+    expect(await count(`SELECT count(*)::int AS n FROM merchant_user`)).toBe(users);
+    expect((await outsider.post('customer/onboard', { ...body, email: 'y@example.com' })).body.code).toBe(40003);
   });
 });
 

@@ -14,16 +14,18 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api } from './admin-helpers.js';
-import { closeModal, ROOT, rowAction, startHarness, type Harness } from './harness.js';
+import { closeModal, ROOT, rowAction, startHarness, visit, type Harness } from './harness.js';
+import { patternOf, ROUTE_TABLE, SPEC_ROUTES, walkRoutes } from './route-walk.js';
 
 type Locale = 'zh-CN' | 'en-US';
 const texts: Record<Locale, Record<string, unknown>> = {
   'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/text.json'), 'utf8')) as Record<string, unknown>,
   'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/text.json'), 'utf8')) as Record<string, unknown>,
 };
-const shared: Record<Locale, { shop: Record<string, string> }> = {
-  'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/shared.json'), 'utf8')) as { shop: Record<string, string> },
-  'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/shared.json'), 'utf8')) as { shop: Record<string, string> },
+type Shared = Record<'shop' | 'customer' | 'common', Record<string, string>>;
+const shared: Record<Locale, Shared> = {
+  'zh-CN': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/zh-CN/shared.json'), 'utf8')) as Shared,
+  'en-US': JSON.parse(readFileSync(path.join(ROOT, 'src/locales/en-US/shared.json'), 'utf8')) as Shared,
 };
 /** the text of `text.<key>` in a locale */
 const tx = (locale: Locale, key: string): string => {
@@ -89,6 +91,8 @@ async function switchTo(locale: Locale): Promise<void> {
 
 /** Clicks a row action, directly or from the row's "more" menu. */
 const modal = () => page.locator('.ant-modal').last();
+/** A form item of the open modal by its label. */
+const field = (label: string) => modal().locator('.ant-formily-item', { hasText: label }).first();
 
 function routeChecks(locale: Locale): void {
   it(`${locale}: shop profile basic and advanced`, async () => {
@@ -151,6 +155,95 @@ function routeChecks(locale: Locale): void {
       tx(locale, 'renew.previous'),
     ]);
     await h.shot(page, `page-groups-renew-${locale}`);
+  });
+  it(`${locale}: shop introduction modal (issue 26): writes the introduction, which shows again`, async () => {
+    await open('/intelligent_text/shop/list', 'intelligent_text.shop_list', [], 'intelligent_text.shop_list');
+    const row = rows('intelligent_text.shop_list').first();
+    await rowAction(page, row, 'introduction');
+    await modal().getByText(tx(locale, 'introduction.title'), { exact: true }).waitFor();
+    await modal().getByText(tx(locale, 'introduction.mainProducts'), { exact: true }).waitFor();
+    await noErrors('introduction modal');
+    await h.shot(page, `page-groups-introduction-${locale}`);
+    const text = `Intro ${locale} ${Date.now()}`;
+    await field(tx(locale, 'introduction.introduction')).locator('textarea').fill(text);
+    await field(tx(locale, 'introduction.serviceHours')).locator('input').fill('9-18');
+    await modal().getByTestId('form-submit').click();
+    await modal().waitFor({ state: 'hidden' });
+    await rowAction(page, row, 'introduction');
+    await page.waitForFunction((t) => [...document.querySelectorAll('.ant-modal textarea')].some((i) => (i as HTMLTextAreaElement).value === t), text);
+    await closeModal(page);
+  });
+
+  it(`${locale}: customer config and note modals (issue 26)`, async () => {
+    await open('/intelligent_text/shop/customerList', 'intelligent_text.customer_list', [], 'intelligent_text.customer_list');
+    const row = rows('intelligent_text.customer_list').first();
+    await rowAction(page, row, 'config');
+    await modal().getByText(tx(locale, 'customerConfig.title'), { exact: true }).waitFor();
+    await modal().getByText(tx(locale, 'customerConfig.tierOpt.ka'), { exact: true }).click();
+    await field(tx(locale, 'customerConfig.accountManager')).locator('input').fill(`AM ${locale}`);
+    await noErrors('customer config modal');
+    await h.shot(page, `page-groups-customer-config-${locale}`);
+    await modal().getByTestId('form-submit').click();
+    await modal().waitFor({ state: 'hidden' });
+    await rowAction(page, row, 'config');
+    await page.waitForFunction((v) => [...document.querySelectorAll('.ant-modal input')].some((i) => (i as HTMLInputElement).value === v), `AM ${locale}`);
+    await closeModal(page);
+
+    const note = `Note ${locale} ${Date.now()}`;
+    await rowAction(page, row, 'note');
+    await modal().getByText(tx(locale, 'customerNote.title'), { exact: true }).waitFor();
+    await field(tx(locale, 'customerNote.content')).first().locator('textarea').fill(note);
+    await modal().getByTestId('form-submit').click();
+    await modal().waitFor({ state: 'hidden' });
+    await rowAction(page, row, 'note');
+    await modal().getByText(note).waitFor();
+    await modal().getByText(tx(locale, 'customerNote.author'), { exact: true }).first().waitFor();
+    await noErrors('customer note modal');
+    await h.shot(page, `page-groups-customer-note-${locale}`);
+    await closeModal(page);
+  });
+
+  it(`${locale}: download modal (issue 26): a CSV of the ticked columns, headers in the language`, async () => {
+    await open('/intelligent_text/shop/customerList', 'intelligent_text.customer_list', [], 'intelligent_text.customer_list');
+    await schema('intelligent_text.customer_list').locator('[data-action="download"]').click();
+    await modal().getByText(tx(locale, 'customerDownload.title'), { exact: true }).waitFor();
+    await modal().getByText(tx(locale, 'customerDownload.hint')).waitFor();
+    await noErrors('download modal');
+    await h.shot(page, `page-groups-download-${locale}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), modal().getByTestId('form-submit').click()]);
+    assert.match(download.suggestedFilename(), /^customers-\d{8}T\d{6}\.csv$/);
+    const body = readFileSync(String(await download.path()), 'utf8');
+    const header = body.replace(/^\uFEFF/, '').split('\r\n')[0];
+    assert.equal(header, locale === 'zh-CN' ? 'ID,客户名称,邮箱,电话,国家 / 地区,状态,店铺数,创建时间' : 'ID,Customer name,Email,Phone,Country,Status,Shops,Created');
+    assert.ok(body.split('\r\n').length > 2, 'customer rows');
+    await modal().waitFor({ state: 'hidden' });
+  });
+
+  it(`${locale}: the pro form (issue 26) onboards a customer with a shop and its introduction`, async () => {
+    await open('/intelligent_text/shop/customerList', 'intelligent_text.customer_list', [], 'intelligent_text.customer_list');
+    await schema('intelligent_text.customer_list').locator('[data-action="onboard"]').click();
+    await page.waitForURL(/\/intelligent_text\/shop\/customerList\/onboard$/);
+    const form = schema('intelligent_text.customer_onboard_form');
+    for (const t of ['onboard.title', 'onboard.customer', 'onboard.shop', 'onboard.intro']) await form.getByText(tx(locale, t), { exact: true }).first().waitFor();
+    await noErrors('pro form');
+    await h.shot(page, `page-groups-pro-form-${locale}`);
+    const email = `onboard-${locale.toLowerCase()}-${Date.now()}@example.com`;
+    const item = (label: string) => form.locator('.ant-formily-item', { hasText: label }).first();
+    await item(shared[locale].customer.name).locator('input').fill(`Onboarded ${locale}`);
+    await item(tx(locale, 'onboard.shopName')).locator('input').fill(`Onboarded shop ${locale}`);
+    await item(shared[locale].common.email).locator('input').fill(email);
+    await item(shared[locale].common.countryCode).locator('input').fill('US');
+    await item(tx(locale, 'onboard.shopType')).locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    // the introduction's details show once an introduction is written
+    assert.equal(await item(tx(locale, 'introduction.serviceHours')).count(), 0);
+    await item(tx(locale, 'introduction.introduction')).locator('textarea').fill('We sell tea.');
+    await item(tx(locale, 'introduction.serviceHours')).waitFor();
+    await form.getByTestId('form-submit').click();
+    await page.waitForURL(/\/intelligent_text\/shop\/customerList$/);
+    const made = await api<{ list: Array<{ id: number; shop_count: number }> }>(page, 'customer/list', { email });
+    assert.equal(made.list.length, 1);
+    assert.equal(made.list[0].shop_count, 1);
   });
 }
 
@@ -235,5 +328,32 @@ describe('new modals and the sync flow (English)', () => {
     await schema(id).getByText(ids.shopName).first().waitFor();
     await noErrors('sync result');
     await h.shot(page, 'page-groups-sync-flow');
+  });
+});
+
+describe('route reachability (issue 26): every route of spec section 2 from the menu, by links and buttons', () => {
+  it('the spec routes are routes of the console', () => {
+    const unknown = SPEC_ROUTES.routes.filter((r) => !ROUTE_TABLE.includes(r));
+    assert.deepEqual(unknown, [], 'spec routes missing from src/runtime/route-config.ts');
+    for (const [alias, canonical] of Object.entries(SPEC_ROUTES.aliases)) assert.ok(ROUTE_TABLE.includes(canonical), alias);
+  });
+
+  it('walks from the menu and reaches every spec route', async () => {
+    await switchTo('zh-CN');
+    await page.goto('/home');
+    await page.getByTestId('side-menu').waitFor();
+    // ROUTE_WALK_LOG=1 prints how each route was reached
+    const { reached, opened } = await walkRoutes(page, process.env.ROUTE_WALK_LOG ? (line) => console.log(line) : undefined);
+    const missing = SPEC_ROUTES.routes.filter((r) => !reached.has(r));
+    assert.deepEqual(missing, [], `not reachable from the menu by links or buttons (opened: ${opened.join(', ')})`);
+  });
+
+  it('opens the unprefixed call-center addresses as their pages', async () => {
+    for (const [alias, canonical] of Object.entries(SPEC_ROUTES.aliases)) {
+      await visit(page, alias);
+      await page.locator('[data-schema-id]').first().waitFor();
+      assert.equal(patternOf(canonical), canonical);
+      await noErrors(alias);
+    }
   });
 });

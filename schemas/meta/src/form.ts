@@ -34,6 +34,25 @@ export const Submit = Type.Object(
       ),
     ),
     /**
+     * the submit is a file download (a download modal): the values go as the body and the reply
+     * is saved as a file (its Content-Disposition name, else `fileName`, else file.csv); a
+     * refusal shows on the fields as for any submit
+     */
+    download: Type.Optional(
+      doc(
+        Type.Object(
+          {
+            fileName: Type.Optional(
+              doc(Type.String({ pattern: '^[\\w.() -]{1,200}$' }), 'the file name when the reply names none (default file.csv)', ['customers.csv']),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        'the submit is a file download: the reply is saved as a file (its own name, else fileName, else file.csv)',
+        [{}, { fileName: 'customers.csv' }],
+      ),
+    ),
+    /**
      * show the reply in a dialog (instead of a toast) that stays until closed, with one reply
      * value as copyable text, e.g. a generated password
      */

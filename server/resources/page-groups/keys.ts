@@ -15,6 +15,13 @@ export const PG = {
   chat: `${T}.session.chat`,
   mark: `${T}.session.mark`,
   feedback: `${T}.session.feedback`,
+  shopList: `${T}.shop.list`,
+  shopIntroduction: `${T}.shop.list.introduction`,
+  customerList: `${T}.shop.customer_list`,
+  customerConfig: `${T}.shop.customer_list.config`,
+  customerNote: `${T}.shop.customer_list.note`,
+  customerDownload: `${T}.shop.customer_list.download`,
+  customerOnboard: `${T}.shop.customer_list.onboard`,
 } as const;
 
 export const nint = { type: ['integer', 'null'] };

@@ -126,4 +126,23 @@ describe('useFormController', () => {
     expect(e.http.post.mock.calls.map((c) => c[0])).toEqual(['thing/exists', 'thing/exists', 'thing/create']);
     expect(outcome).toEqual({ then: 'close' });
   });
+
+  it('saves the reply as a file when the submit is a download (a download modal), nothing posted', async () => {
+    const e = env(async () => ({}));
+    const download = vi.fn(async () => undefined);
+    (e.http as unknown as { download: typeof download }).download = download;
+    const asDownload = { ...schema, modes: { add: { submit: { api: 'POST thing/export', download: { fileName: 'things.csv' } } } } } as unknown as FormSchema;
+    const { result } = renderHook(() => useFormController(asDownload, { env: e, mode: 'add', params: {} }), { wrapper: freshDataClient().wrapper });
+    await act(async () => {
+      result.current.form.setValues({ name: 'a' });
+    });
+    let outcome: unknown;
+    await act(async () => {
+      outcome = await result.current.submit();
+    });
+    expect(download).toHaveBeenCalledWith('thing/export', { name: 'a' }, { fileName: 'things.csv', silent: true });
+    expect(e.http.post).not.toHaveBeenCalled();
+    expect(e.notify.success).toHaveBeenCalledWith('admin.action.saved');
+    expect(outcome).toEqual({ then: 'close' });
+  });
 });

@@ -8,7 +8,7 @@
 import { createForm, isField, type Form } from '@formily/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { vars } from '../actions.js';
-import { callApi, fieldErrorsOf, getPath } from '../api.js';
+import { callApi, fieldErrorsOf, getPath, parseApi } from '../api.js';
 import type { RuntimeEnv } from '../env.js';
 import { evaluate } from '../expr/evaluate.js';
 import { resolveMap, resolvePath } from '../expr/template.js';
@@ -100,7 +100,10 @@ export function useFormController(schema: FormSchema, opts: FormControllerOption
           return null;
         }
       }
-      const result = await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
+      // a download modal's submit saves the reply as a file (no reply values to show)
+      const result = submitSpec.download
+        ? await env.http.download(parseApi(submitSpec.api).path, body, { fileName: submitSpec.download.fileName, silent: true })
+        : await callApi<unknown>(env.http, submitSpec.api, body, { silent: true });
       const dialog = submitSpec.resultDialog;
       const message = submitSpec.successMessage ?? schema.successMessage;
       if (message && !dialog) env.notify.success(env.t(message, vars(result)));
