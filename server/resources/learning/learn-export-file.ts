@@ -59,7 +59,7 @@ function cellsOf(r: ExportRow, lang: Lang): unknown[] {
 }
 
 /** RFC 4180 field; formula-looking cells are prefixed with ' (CSV injection). */
-function csvCell(v: unknown): string {
+export function csvCell(v: unknown): string {
   let s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -13,11 +13,11 @@ import type { Queryable } from '../../db/db.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { requestLang } from '../../http/lang.js';
 import { route, type RouteDef } from '../../http/route.js';
-import { StringEnum } from '../../http/typebox.js';
+import { FileReply, StringEnum } from '../../http/typebox.js';
 import { inRawTx } from '../engine/raw.js';
 import { Id, idQuery } from '../engine/schemas.js';
 import { check } from '../engine/validate.js';
-import { csvCell } from '../learn-export.js';
+import { csvCell } from '../learning/learn-export-file.js';
 import { nstr, PG } from './keys.js';
 
 const TIERS = ['standard', 'ka', 'strategic'] as const;
@@ -202,6 +202,7 @@ export const customerModalRoutes: RouteDef[] = [
     access: { permission: PG.customerDownload },
     summary: `The download modal: the filtered customers (at most ${EXPORT_MAX}) as a CSV file of the chosen columns, headers in the caller's language; audited as \`export\``,
     body: exportBody,
+    reply: FileReply('text/csv', 'the chosen columns of the filtered customers, as CSV'),
     raw: 'stream',
     handler: async (ctx) => {
       const { req, reply } = ctx;
