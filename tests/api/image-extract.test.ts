@@ -73,7 +73,7 @@ beforeAll(async () => {
   viewer = await s.loginWithKeys(['intelligent_text', ANALYZE]);
   outsider = await s.loginWithKeys(['intelligent_text', `${T}.learn.todo_preview`]);
   shopId = Number((await s.db.query<{ id: number }>(`INSERT INTO shop (name, type) VALUES ('Image shop', 1) RETURNING id`)).rows[0].id);
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
   await fake?.close();
@@ -235,7 +235,7 @@ describe('extraction', () => {
     expect(done.extract_status).toBe(3);
     expect(done.extract_error).toMatch(/error-eyes.*HTTP 500/);
     expect(done.extracted_text).toBe('');
-  }, 60_000);
+  });
 });
 
 describe('permission keys', () => {

@@ -62,7 +62,7 @@ beforeAll(async () => {
   renewalOrder = (
     await q(`INSERT INTO plan_order (order_no, user_id, shop_id, plan_id, amount, status, start_at, end_at) VALUES ('PO-2', $1, $2, $3, 29, 1, '2026-02-04', '2026-03-04') RETURNING id`, [user, authorizedShop, plan])
   )[0].id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.close();

@@ -57,7 +57,7 @@ beforeAll(async () => {
   b = { app, db, url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` };
   // its LISTEN connection is up (it reports once on connecting)
   await until(() => received.length, (n) => n > 0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await b?.app.close();

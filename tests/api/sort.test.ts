@@ -23,7 +23,7 @@ beforeAll(async () => {
     .filter((r) => r.method === 'GET' && (r.base ?? 'admin') === 'admin')
     .map((r) => ({ path: r.path, sorts: ((r.query as { properties?: Record<string, { enum?: string[] }> } | undefined)?.properties?.sort_by?.enum ?? []) }))
     .filter((r) => r.sorts.length > 0);
-}, 120_000);
+});
 afterAll(async () => {
   await s?.close();
 });

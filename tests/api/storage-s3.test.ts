@@ -57,7 +57,7 @@ beforeAll(async () => {
   direct = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET } });
   s = await startServer();
   admin = await s.login();
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const k of S3_VARS) {

@@ -51,7 +51,7 @@ beforeAll(async () => {
   // priced: 2 per million prompt tokens, 10 per million completion tokens
   okServer = (await admin.ok('POST', 'config/model-server/create', { name: 'Priced stand-in', model: 'ok-priced', endpoint: fake.baseUrl, api_key: KEY, price_input: 2, price_output: 10 })).id;
   brokenServer = (await admin.ok('POST', 'config/model-server/create', { name: 'Broken stand-in', model: 'error-primary', endpoint: fake.baseUrl, api_key: KEY })).id;
-}, 120_000);
+});
 
 afterAll(async () => {
   await s?.close();

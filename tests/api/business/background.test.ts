@@ -296,5 +296,5 @@ describe('重新识别 with a model server', () => {
     } finally {
       await fake.close();
     }
-  }, 90_000);
+  });
 });

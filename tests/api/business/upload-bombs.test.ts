@@ -17,7 +17,7 @@ const MB = 1024 * 1024;
 let env: BizEnv;
 beforeAll(async () => {
   env = await startBiz();
-}, 120_000);
+});
 afterAll(async () => {
   await env?.s.close();
 });

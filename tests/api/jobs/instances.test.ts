@@ -59,7 +59,7 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     const workers = await rig.db.query<{ worker_id: string }>(`SELECT DISTINCT worker_id FROM work_job WHERE data->>'marker' LIKE 'once-%'`);
     // the API-only instance never runs a job
     expect(workers.rows.every((w) => !runsOn(apiOnly, w.worker_id))).toBe(true);
-  }, 90_000);
+  });
 
   it('a scheduled task starts once and is advanced by one instance at a time', async () => {
     const api = new ApiClient(apiOnly.url);
@@ -103,7 +103,7 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     for (let i = 1; i < jobs.rows.length; i++) {
       expect(new Date(jobs.rows[i].started_at).getTime()).toBeGreaterThanOrEqual(new Date(jobs.rows[i - 1].finished_at).getTime());
     }
-  }, 150_000);
+  });
 
   it('a job whose worker is killed with -9 is delivered again and finishes', async () => {
     // only the worker-only process runs jobs now
@@ -132,5 +132,5 @@ describe.skipIf(!pgUrl)('work engine across processes on PostgreSQL', () => {
     expect(done).toMatchObject({ attempts: 1, interruptions: 1 });
     expect(done.last_error).toContain('interrupted');
     expect((await rig.db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'killed'`)).rows).toHaveLength(1);
-  }, 120_000);
+  });
 });

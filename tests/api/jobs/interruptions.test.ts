@@ -83,5 +83,5 @@ describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () 
     const done = await until(async () => (await rows([id])).rows[0], (j) => j.state === 'done', 60_000);
     expect(done).toMatchObject({ attempts: 1, interruptions: 0 });
     expect((await db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'unclaimed'`)).rows).toHaveLength(1);
-  }, 90_000);
+  });
 });

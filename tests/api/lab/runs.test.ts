@@ -71,7 +71,7 @@ beforeAll(async () => {
   }
   slowServerId = (await admin.ok('POST', 'config/model-server/create', { name: 'Slow stand-in', model: 'answer-slow', endpoint: model.baseUrl, timeout_ms: 5000 })).id;
   judgeServerId = (await admin.ok('POST', 'config/model-server/create', { name: 'Judge stand-in', model: 'judge-1', endpoint: model.baseUrl, timeout_ms: 5000 })).id;
-}, 120_000);
+});
 
 afterAll(async () => {
   await s?.close();
@@ -130,7 +130,7 @@ describe('a run with no model server', () => {
       [t.id],
     );
     expect(job.rows[0]).toMatchObject({ state: 'done', progress_done: 6, progress_total: 6 });
-  }, 60_000);
+  });
 
   it('deliberately wrong expected answers score low, right ones higher', async () => {
     const right = await task(await dataset(pairs(RIGHT)));
@@ -145,7 +145,7 @@ describe('a run with no model server', () => {
     const semantic = (await results(wrong.id)).filter((x) => x.scores.some((e: { scorer: string; score: number | null }) => e.scorer === 'similarity' && e.score !== null));
     expect(semantic.length).toBeGreaterThan(0);
     for (const x of semantic) expect(x.scores.at(-1)).toMatchObject({ scorer: 'judge', score: null, reason: 'no judge model configured / 未配置评判模型' });
-  }, 90_000);
+  });
 
   it('two runs of one dataset compare question by question; runs of different datasets do not', async () => {
     const set = await dataset(pairs(RIGHT));
@@ -170,7 +170,7 @@ describe('a run with no model server', () => {
     expectFieldError(await admin.get('rating-task/compare', { a: builtin.id, b: other.id }), 'b');
     // a run with nothing to compare with yet: an empty comparison
     expect(await admin.ok('GET', 'rating-task/compare', { a: other.id })).toMatchObject({ b: null, total: 0, list: [] });
-  }, 90_000);
+  });
 });
 
 describe('scheduled start', () => {
@@ -185,7 +185,7 @@ describe('scheduled start', () => {
     expect(new Date(started.started_at).getTime()).toBeGreaterThanOrEqual(Date.parse('2026-05-01T09:00:00Z'));
     expect(new Date(started.started_at).getTime()).toBeLessThan(Date.parse('2026-05-01T09:05:00Z'));
     expect((await statusIs(t.id, 'finished')).done).toBe(6);
-  }, 60_000);
+  });
 });
 
 describe('stop, pause and resume', () => {
@@ -204,7 +204,7 @@ describe('stop, pause and resume', () => {
     const d = await detail(t.id);
     expect(d).toMatchObject({ status: 'stopped', done: kept.n });
     expect((await results(t.id)).every((r) => r.responder === 'model' && r.output === "The stand-in model's answer.")).toBe(true);
-  }, 60_000);
+  });
 
   it('pause then resume continues where it stopped without answering any question twice', async () => {
     const calls0 = model.calls.length;
@@ -226,7 +226,7 @@ describe('stop, pause and resume', () => {
     const asked = model.calls.slice(calls0).filter((c) => c.model === 'answer-slow').length;
     expect(asked).toBeGreaterThanOrEqual(30);
     expect(asked).toBeLessThanOrEqual(31);
-  }, 90_000);
+  });
 });
 
 describe('slices', () => {
@@ -243,7 +243,7 @@ describe('slices', () => {
     } finally {
       RUN_SLICE.ms = before;
     }
-  }, 60_000);
+  });
 });
 
 describe('the judge', () => {
@@ -273,7 +273,7 @@ describe('the judge', () => {
     expect(fin.judge_model_server_name).toBe('Judge stand-in');
     // no judge prompt on the task: the default instruction is the one sent
     for (const c of model.calls.slice(calls0).filter((x) => x.model === 'judge-1')) expect(c.system).toBe(DEFAULT_JUDGE_PROMPT);
-  }, 60_000);
+  });
 
   it("a rating task's own judge prompt is the one the judge model gets; too long a prompt is refused naming the field", async () => {
     const custom = 'Grade strictly: only the same numbers count. Reply with only {"score": 0..1, "reason": "..."} as JSON.';
@@ -289,7 +289,7 @@ describe('the judge', () => {
     expect(judged.length).toBe(1);
     expect(judged[0].system).toBe(custom);
     expect(judged[0].user).toContain('EXPECTED:\nIt takes about a week');
-  }, 60_000);
+  });
 });
 
 describe('multi-turn samples', () => {
@@ -314,7 +314,7 @@ describe('multi-turn samples', () => {
     const [row] = await results(t.id);
     expect(row.input).toBe('user: Do you ship to Canada?\nassistant: Yes, we ship to Canada.\nuser: How long does it take?');
     expect(row.output).toBe("The stand-in model's answer.");
-  }, 60_000);
+  });
 });
 
 describe('experiment (training) tasks', () => {
@@ -329,7 +329,7 @@ describe('experiment (training) tasks', () => {
     const job = await s.db.query<{ state: string; result: { trained: boolean } }>(`SELECT state, result FROM work_job WHERE ref_type = 'lab_train_task' AND ref_id = $1`, [t.id]);
     expect(job.rows).toHaveLength(1);
     expect(job.rows[0]).toMatchObject({ state: 'done', result: { trained: false } });
-  }, 30_000);
+  });
 });
 
 describe('a model call that fails is an error of its own, never a scored answer', () => {
@@ -378,7 +378,7 @@ describe('a model call that fails is an error of its own, never a scored answer'
     } finally {
       await admin.ok('POST', 'config/fallback/update', { id: fb.id, enabled: false });
     }
-  }, 60_000);
+  });
 
   it("a run through the assistant's strategy whose first server fails records the fallback server that answered", async () => {
     const broken = await refusedServer('Refused primary');
@@ -401,7 +401,7 @@ describe('a model call that fails is an error of its own, never a scored answer'
     } finally {
       await admin.ok('POST', 'config/model-strategy/update', { id: st.id, enabled: false });
     }
-  }, 60_000);
+  });
 });
 
 describe('prompt versions', () => {
@@ -431,7 +431,7 @@ describe('prompt versions', () => {
       expect(c.system).toContain('VERSION ONE');
       expect(c.system).not.toContain('VERSION TWO');
     }
-  }, 60_000);
+  });
 
   it('the line diff of two versions: newest against the one before by default, any two by number, an unknown one refused naming the field', async () => {
     const p = await admin.ok('POST', 'prompt/create', { name: 'Diffed prompt', content: 'Be polite.\nAnswer from {{knowledge}}.\nSign as Ann.' });
@@ -449,6 +449,6 @@ describe('prompt versions', () => {
     expect(first.list.map((l: any) => l.op)).toEqual(['same', 'removed', 'added', 'same', 'added']);
     expect(first.list[2].text).toBe('Answer from {{knowledge}} in one sentence.');
     expectFieldError(await admin.get('prompt/version-diff', { prompt_id: p.id, from: 9 }), 'from');
-  }, 30_000);
+  });
 });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
   trainerId = server.id;
   const ds = await admin.ok('POST', 'lab/dataset/create', { name: 'Chat examples', data_type: 'dialogue', examples_jsonl: JSONL });
   datasetId = ds.id;
-}, 120_000);
+});
 
 afterAll(async () => {
   await s?.close();
@@ -112,7 +112,7 @@ describe('a training run against the fine-tuning API', () => {
     // a second click gives the same server
     expect(await admin.ok('POST', 'lab/train-task/register-model', { id })).toMatchObject({ model_server_id: reg.model_server_id, created: false });
     expect((await detail(id)).result_model_server_id).toBe(reg.model_server_id);
-  }, 60_000);
+  });
 
   it('ends the task stopped with the reason when the trainer reports the job failed', async () => {
     const id = await newTask('Train to failure');
@@ -126,7 +126,7 @@ describe('a training run against the fine-tuning API', () => {
     expect(t.progress).toBe(25);
     const reg = await admin.post('lab/train-task/register-model', { id });
     expect(reg.body.code).toBe(40009);
-  }, 60_000);
+  });
 
   it('cancels the remote job when the task is stopped', async () => {
     const id = await newTask('Train then stop');
@@ -139,7 +139,7 @@ describe('a training run against the fine-tuning API', () => {
     expect(t.status).toBe('stopped');
     expect(emu.jobs.get(job.id)!.status).toBe('cancelled');
     expect(emu.counts.cancel).toBe(before + 1);
-  }, 60_000);
+  });
 
   it('pauses with the reason when no server can fine-tune, and refuses a server that cannot', async () => {
     const chatOnly = await admin.ok('POST', 'config/model-server/create', { name: 'Chat only', model: 'm', endpoint: emu.baseUrl });
@@ -155,7 +155,7 @@ describe('a training run against the fine-tuning API', () => {
     } finally {
       await admin.ok('POST', 'config/model-server/update', { id: trainerId, enabled: true });
     }
-  }, 60_000);
+  });
 
   it('checks the examples of a dataset line by line', async () => {
     const r = await admin.post('lab/dataset/create', { name: 'Bad', data_type: 'dialogue', examples_jsonl: `${JSONL}\n{"messages": [{"role": "user", "content": "only a question"}]}` });

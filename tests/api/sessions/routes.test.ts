@@ -24,7 +24,7 @@ beforeAll(async () => {
   admin = await s.login();
   outsider = await s.loginWithKeys(['admin_center.admin.permission.audit_logs']);
   fx = await fixtures(s);
-}, 120_000);
+});
 afterAll(async () => {
   await s?.close();
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   admin = await s.login();
   outsider = await s.loginWithKeys(['admin_center.admin.permission.audit_logs']);
   shopId = Number((await s.db.query<{ id: number }>(`SELECT id FROM shop ORDER BY id LIMIT 1`)).rows[0].id);
-}, 120_000);
+});
 afterAll(async () => {
   await s?.close();
 });

@@ -65,7 +65,7 @@ beforeAll(async () => {
   admin = await s.login();
   shopId = Number((await one(`INSERT INTO shop (name, type) VALUES ('Hooked shop', 1) RETURNING id`)).id);
   await admin.ok('POST', 'shop/connection/save', { shop_id: shopId, shop_domain: DOMAIN, access_token: 'shpat_hooked_token_0000000000', client_secret: SECRET });
-}, 120_000);
+});
 
 afterAll(async () => {
   await s?.close();

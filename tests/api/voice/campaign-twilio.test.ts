@@ -206,7 +206,7 @@ describe('Twilio dialer', () => {
     expect(await auditActions(s, t.id)).toContain('auto_finish');
     const detail = await admin.ok('GET', 'call-center/task/detail', { id: t.id });
     expect(detail).toMatchObject({ callee_total: 3, callee_done: 3, callee_connected: 2, dialer: 'twilio' });
-  }, 120_000);
+  });
 
   it('a call whose status callback is lost is asked of Twilio a minute later and ends with its real status', async () => {
     const sceneId = await makeScene(admin, { time_zone: 'America/New_York', redial_times: 0 });
@@ -235,7 +235,7 @@ describe('Twilio dialer', () => {
     expect((await attemptOf(t.id, second.sid)).status).toBe('dialling');
     expect((await fake.status(second, 'busy')).body.data).toMatchObject({ final: true, settled: true });
     await until(() => task(s, t.id), (x) => x.status === 'finished');
-  }, 60_000);
+  });
 
   it('records a call Twilio refuses as a failed attempt with its reason', async () => {
     const sceneId = await makeScene(admin, { time_zone: 'America/New_York', redial_times: 0 });
@@ -246,7 +246,7 @@ describe('Twilio dialer', () => {
     expect(a).toMatchObject({ status: 'ended', result: 2, dialer: 'twilio', dry_run: false });
     expect(a.outcome).toContain('Twilio refused the call');
     expect(a.outcome).toContain('21211');
-  }, 60_000);
+  });
 
   it('refuses a callback that is not form-encoded, or for no attempt', async () => {
     const r = await fetch(`${s.url}/api/telephony/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
