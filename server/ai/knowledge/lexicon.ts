@@ -145,13 +145,16 @@ const COMPILED: Compiled[] = LEXICON.map(([en, zh, opts]) => {
 });
 
 /** The lexicon's Chinese words, longest first (保修期 is taken out of a question before 保修). */
-const ZH_BY_LENGTH = [...new Set(COMPILED.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length);
+export const ZH_BY_LENGTH: readonly string[] = [...new Set(COMPILED.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length);
 
 /** Words of asking, not what is asked about (they make no concept of a question). */
 const ASKING = new Set(
   // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
   'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
     '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
+  ).concat(
+    // colloquial asking (啥 = 什么, 咋 = 怎么; issue 21)
+    '啥 咋 啥时候 咋办 咋样 为啥 干啥 怎么回事'.split(' '),
   ),
 );
 
@@ -268,7 +271,8 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   }
   // English (and other spaced) words in no group
   for (const w of new Set(fixed(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')), fix))) {
-    if (covered.has(w) || ASKING.has(w)) continue;
+    // a word of one letter (chat-speak u, r) names nothing
+    if (covered.has(w) || ASKING.has(w) || /^\p{L}$/u.test(w)) continue;
     concepts.push([w]);
     weights.push(1);
   }

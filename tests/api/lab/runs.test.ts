@@ -431,7 +431,18 @@ describe('prompt versions', () => {
       expect(c.system).toContain('VERSION ONE');
       expect(c.system).not.toContain('VERSION TWO');
     }
-  }, 60_000);
+
+    // the two versions compared on the dataset: a run pinned to each, side by side with what each ran and cost
+    const t2 = await task((await detail(t.id)).dataset_id, { prompt: '', prompt_version_id: both[0].id, model_server_id: slowServerId, mode: 'manual' });
+    await admin.ok('POST', 'rating-task/start', { id: t2.id });
+    await statusIs(t2.id, 'finished');
+    const cmp = await admin.ok<any>('GET', 'rating-task/compare', { a: t2.id, b: t.id });
+    expect(cmp.a).toMatchObject({ id: t2.id, prompt_version_label: 'Versioned prompt v2', errors: 0 });
+    expect(cmp.b).toMatchObject({ id: t.id, prompt_version_label: 'Versioned prompt v1', errors: 0 });
+    expect(typeof cmp.a.cost).toBe('number');
+    expect(cmp.list).toHaveLength(1);
+    expect(cmp.list[0]).toMatchObject({ input: question, a_cost: expect.any(Number), b_cost: expect.any(Number) });
+  }, 90_000);
 
   it('the line diff of two versions: newest against the one before by default, any two by number, an unknown one refused naming the field', async () => {
     const p = await admin.ok('POST', 'prompt/create', { name: 'Diffed prompt', content: 'Be polite.\nAnswer from {{knowledge}}.\nSign as Ann.' });
