@@ -271,12 +271,14 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     const d = await measure('development set', dev());
     const h = await measure('held-out set', heldOut());
     const more = await measure('held-out unanswerable, second set', heldOutMore());
-    // stated in docs/ai.md: on the development set (with its misspelt questions) at most 2 of 51 false
-    // declines, at most 3 of 32 unanswerable answered; held out (a bound, not a target: never used to
-    // tune) at most 1 of 16 false declines, none answered
-    expect(d.falseDeclines).toBeLessThanOrEqual(2 / 51);
+    // stated in docs/ai.md: on the development set (with its misspelt and two-concept questions) at
+    // most 7 of 73 false declines, at most 3 of 32 unanswerable answered; held out (bounds against
+    // regressions, not targets: never used to tune) no false decline of 16 and none answered, and of
+    // the second unanswerable set at most 3 of 20 answered
+    expect(d.falseDeclines).toBeLessThanOrEqual(7 / 73);
     expect(d.guessed).toBeLessThanOrEqual(3 / 32);
-    expect(h.falseDeclines).toBeLessThanOrEqual(1 / 16);
+    expect(h.falseDeclines).toBe(0);
     expect(h.guessed).toBe(0);
+    expect(more.guessed).toBeLessThanOrEqual(3 / 20);
   }, 180_000);
 });
