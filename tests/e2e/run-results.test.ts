@@ -3,12 +3,13 @@
  * the demo data: a demo test task's result page shows each question on one line — the outcome and
  * the responder as labels, the deciding scorer and its reason as text — with no JSON cell and no raw
  * value (`builtin`, `[]`), rows a line high; a row's Trace opens the answer's trace with the
- * scorer's decision. Run: node --import tsx --test tests/e2e/run-results.test.ts (screenshots in /tmp/shots)
+ * scorer's decision. Two prompt versions compared on a dataset in one action land on the compare page
+ * of both runs, each row with each run's answer, score and cost. Run: node --import tsx --test tests/e2e/run-results.test.ts (screenshots in /tmp/shots)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { api, openAdminPage, settle, waitList } from './admin-helpers.js';
+import { api, apiPost, openAdminPage, settle, waitList } from './admin-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -67,6 +68,34 @@ describe('a run result page', () => {
     assert.ok((await page.getByTestId('trace-retrieval').innerText()).length > 0);
     await settle(page);
     await h.shot(page, 'run-result-trace');
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('two prompt versions compared on a dataset', () => {
+  it('the prompt list offers the action; both runs land on the compare page with the answers and costs side by side', async () => {
+    const p = await apiPost<{ id: number }>(page, 'prompt/create', { name: 'E2E compared prompt', content: 'ONE: answer from {{knowledge}}.' });
+    await apiPost(page, 'prompt/update', { id: p.id, content: 'TWO: answer from {{knowledge}} briefly.' });
+    const [v2, v1] = await api<Array<{ id: number }>>(page, 'prompt/versions', { prompt_id: p.id });
+    const sets = await api<{ list: Array<{ id: number; sample_count: number }> }>(page, 'data-set/list', { page: 1, page_size: 50 });
+    const ds = sets.list.filter((d) => d.sample_count > 0).sort((x, y) => x.sample_count - y.sample_count)[0];
+    assert.ok(ds, 'the demo has a test dataset with questions');
+
+    // the action sits on the prompt list's rows (its modal starts both runs)
+    await openAdminPage(page, '/intelligent_text/learn/promptManagement');
+    const prompts = await waitList(page, 'intelligent_text.config.prompt_list');
+    assert.match(await prompts.locator('.ant-table-tbody').innerText(), /E2E compared prompt/);
+
+    const made = await apiPost<{ a: number; b: number; path: string }>(page, 'script-task/compare-versions', { prompt_version_id: v2.id, other_version_id: v1.id, dataset_id: ds.id });
+    // the page lists each question as soon as either run has answered it
+    await openAdminPage(page, made.path);
+    const table = await waitList(page, 'intelligent_text.script_manage.test_task_compare');
+    await table.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 120_000 });
+    const header = (await table.locator('.ant-table-thead').innerText()).replace(/\s+/g, ' ');
+    assert.match(header, /本次费用|This run's cost/);
+    assert.match(header, /对比运行费用|Other run's cost/);
+    await settle(page);
+    await h.shot(page, 'run-compare-versions');
     assert.deepEqual(pageErrors, []);
   });
 });
