@@ -41,7 +41,8 @@ export const LEXICON: readonly Group[] = [
   // payment
   [['payment', 'pay', 'paying', 'checkout', 'payment method', 'payment methods', 'paypal', 'apple pay', 'google pay', 'shop pay'], ['付款', '支付', '付钱', '结账', '支付方式', '微信支付', '支付宝', '抖音支付']],
   [['instalment', 'installment', 'instalments', 'installments', 'pay later', 'buy now pay later', 'klarna', 'afterpay', 'affirm', 'interest-free'], ['分期', '花呗', '月付', '免息']],
-  [['credit card', 'card', 'visa', 'mastercard'], ['信用卡', '银行卡', '银联']],
+  // a card charged is paid, not a battery charging (the phrase takes the word from the battery group)
+  [['credit card', 'card', 'visa', 'mastercard', 'card charged', 'charge my card', 'charged to my card', 'charged my card'], ['信用卡', '银行卡', '银联']],
   [['cash on delivery', 'pay on delivery'], ['货到付款']],
   [['bank transfer', 'wire transfer'], ['对公转账', '转账']],
   [['invoice', 'receipt', 'vat invoice', 'fapiao', 'tax invoice'], ['发票', '开票', '收据', '增值税']],
@@ -159,6 +160,17 @@ const ASKING = new Set(
 );
 
 /**
+ * Generic second words (issue 21): they frame what is asked ("a warranty **claim**", "the return
+ * **window**", "the exchange **process**") more than they name it, so a concept the question
+ * names only by them weighs WEAK_WEIGHT: a passage answering the rest is not declined for lacking
+ * the word. Chosen on the development set (docs/ai.md "Deciding not to answer").
+ */
+const GENERIC = new Set(
+  'claim claims window process procedure policy policies fee fees period rule rules step steps option options info information detail details'.split(' ').flatMap((w) => tokenize(w)),
+);
+export const WEAK_WEIGHT = 0.4;
+
+/**
  * The Chinese concepts of `text` (the lexicon's words already taken out): jieba's words of two or
  * more characters, and runs of single characters it cut apart (比特|币 stays 比特, 刻|字 → 刻字).
  */
@@ -240,6 +252,7 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   let text = lower;
   const covered = new Set<string>();
   const concepts: string[][] = [];
+  const weights: number[] = [];
   const added = new Map<string, number>();
   // a word of a matched phrase means only the phrase ("customer service" is not "customs")
   const inPhrase = new Set(COMPILED.flatMap((g) => g.en.filter((seq) => seq.length > 1 && hasSeq(toks, seq)).flat()));
@@ -251,7 +264,11 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
     if (!enHit.length && !rawHit.length && !zhHit.length) continue;
     for (const seq of enHit) for (const w of seq) covered.add(w);
     for (const r of rawHit) text = text.replace(new RegExp(r.source, 'gu'), ' ');
-    if (g.concept) concepts.push(g.marks.length ? g.marks : g.en.flat());
+    if (g.concept) {
+      concepts.push(g.marks.length ? g.marks : g.en.flat());
+      const said = enHit.flat();
+      weights.push(said.length && !zhHit.length && !rawHit.length && said.every((w) => GENERIC.has(w)) ? WEAK_WEIGHT : 1);
+    }
     // a group that is no concept (how long, when) adds its words at half weight
     const share = g.concept ? 1 : 0.5;
     for (const [t, w] of g.tokens) if (!terms.includes(t)) added.set(t, Math.max(w * share, added.get(t) ?? 0));
@@ -263,7 +280,6 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   for (const t of terms) group.set(t, t);
   // the dictionary's Chinese words are concepts already: what is left of the Chinese text
   for (const w of ZH_BY_LENGTH) if (text.includes(w)) text = text.split(w).join(' ');
-  const weights = concepts.map(() => 1);
   const grouped = concepts.length;
   for (const w of new Set(hanConcepts(text))) {
     concepts.push([w]);
@@ -274,7 +290,7 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
     // a word of one letter (chat-speak u, r) names nothing
     if (covered.has(w) || ASKING.has(w) || /^\p{L}$/u.test(w)) continue;
     concepts.push([w]);
-    weights.push(1);
+    weights.push(GENERIC.has(w) ? WEAK_WEIGHT : 1);
   }
   const corrected = fix?.size ? [...fix] : undefined;
   return { terms, added: [...added], concepts, group, weights, grouped, ...(corrected ? { corrected } : {}) };
