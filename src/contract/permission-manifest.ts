@@ -74,13 +74,13 @@ const EDIT = t('编辑', 'Edit');
 const DETAIL = t('详情', 'Detail');
 const DELETE = t('删除', 'Delete');
 
-/** The four hidden task pages shared by taskList and ratingTaskList (the result key also opens the run comparison). */
+/** The four hidden task pages shared by taskList and ratingTaskList. */
 function taskPages(base: string, routeBase: string): ManifestNode[] {
   return [
     hiddenPage(`${base}.add`, `${routeBase}/addTask`, t('新增任务', 'Add task')),
     hiddenPage(`${base}.edit`, `${routeBase}/editTask/:id`, t('编辑任务', 'Edit task')),
     hiddenPage(`${base}.detail`, `${routeBase}/detail/:id`, t('任务详情', 'Task detail')),
-    hiddenPage(`${base}.result`, `${routeBase}/detail/result/:id`, t('任务结果', 'Task result'), { aliases: [`${routeBase}/compare/:a`] }),
+    hiddenPage(`${base}.result`, `${routeBase}/detail/result/:id`, t('任务结果', 'Task result')),
   ];
 }
 

@@ -28,7 +28,7 @@ interface Area {
   table: 'text_task' | 'text_rating_task';
   datasetTable: string;
   keys: TaskKeys;
-  /** the area's compare page (`:a` the first run) */
+  /** the page of a task's run comparison (its detail page, `:a` the task) */
   comparePath: string;
 }
 
@@ -171,8 +171,8 @@ function buildArea(a: Area): ResourceDef {
   return def;
 }
 
-export const testTask = buildArea({ name: 'script-task', table: 'text_task', datasetTable: 'text_dataset', keys: LK.testTask, comparePath: '/intelligent_text/scriptManage/taskList/compare/:a' });
-export const ratingTask = buildArea({ name: 'rating-task', table: 'text_rating_task', datasetTable: 'text_rating_dataset', keys: LK.ratingTask, comparePath: '/intelligent_text/scriptManage/ratingTaskList/compare/:a' });
+export const testTask = buildArea({ name: 'script-task', table: 'text_task', datasetTable: 'text_dataset', keys: LK.testTask, comparePath: '/intelligent_text/scriptManage/taskList/detail/:a' });
+export const ratingTask = buildArea({ name: 'rating-task', table: 'text_rating_task', datasetTable: 'text_rating_dataset', keys: LK.ratingTask, comparePath: '/intelligent_text/scriptManage/ratingTaskList/detail/:a' });
 
 /** Assistants for the task forms' picker (the assistant pages' own list needs their key). */
 export const assistantOptionsRoute: RouteDef = {

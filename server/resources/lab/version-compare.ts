@@ -2,8 +2,9 @@
  * `POST <task>/compare-versions`: two prompt versions compared on one dataset as one action
  * (issue 21, docs/modules/lab.md "Comparing runs"). It creates two tasks on the dataset, each
  * pinned to one of the versions (same model server, shop and pass mark), starts both runs in
- * this transaction and answers their ids and the compare page that shows them side by side
- * (run `a` the first version, `b` the second, the baseline). Each task is audited as created.
+ * this transaction and answers their ids and the page of the first task, whose run comparison
+ * shows them side by side (its baseline by default the newest other run of the dataset: the
+ * second task, once it has answered). Each task is audited as created.
  * Needs the area's add key: it creates tasks.
  */
 import { Type } from '@sinclair/typebox';
@@ -19,7 +20,7 @@ export interface VersionCompareArea {
   table: 'text_task' | 'text_rating_task';
   datasetTable: string;
   keys: TaskKeys;
-  /** the compare page of the area, `:a` the first run (the second in `?b=`) */
+  /** the detail page of the area's tasks (it embeds the run comparison), `:a` the first task */
   comparePath: string;
 }
 
@@ -30,7 +31,7 @@ export function versionCompareRoute(a: VersionCompareArea): RouteDef {
     method: 'POST',
     path: `${a.name}/compare-versions`,
     access: { permission: a.keys.add },
-    summary: 'Compares two prompt versions on a dataset: creates a task pinned to each, starts both runs, answers { a, b, path } (the compare page)',
+    summary: 'Compares two prompt versions on a dataset: creates a task pinned to each, starts both runs, answers { a, b, path } (the page of the first task, its run comparison)',
     body: Type.Object(
       {
         prompt_version_id: Id,
@@ -65,7 +66,7 @@ export function versionCompareRoute(a: VersionCompareArea): RouteDef {
         await startRun(ctx.db, ctx.req.server.jobs.enqueue, RUN_AREAS[a.table], Number(row.id), ctx.user?.id ?? null);
         ids.push(Number(row.id));
       }
-      return { a: ids[0], b: ids[1], path: `${a.comparePath.replace(':a', String(ids[0]))}?b=${ids[1]}` };
+      return { a: ids[0], b: ids[1], path: a.comparePath.replace(':a', String(ids[0])) };
     },
   });
 }

@@ -457,14 +457,15 @@ describe('prompt versions', () => {
     expect((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM text_rating_task')).rows[0].n).toBe(tasksBefore);
 
     const made = await admin.ok<{ a: number; b: number; path: string }>('POST', 'rating-task/compare-versions', body);
-    expect(made.path).toBe(`/intelligent_text/scriptManage/ratingTaskList/compare/${made.a}?b=${made.b}`);
+    expect(made.path).toBe(`/intelligent_text/scriptManage/ratingTaskList/detail/${made.a}`);
     expect(await detail(made.a)).toMatchObject({ prompt_version_id: v2.id, dataset_id: ds, model_server_id: slowServerId, shop_id: shopId, mode: 'immediate' });
     expect((await detail(made.b)).prompt_version_id).toBe(v1.id);
     const audits = await s.db.query('SELECT 1 FROM audit_logs WHERE resource = $1 AND action = $2 AND target_id IN ($3, $4)', ['text_rating_task', 'create', String(made.a), String(made.b)]);
     expect(audits.rows).toHaveLength(2);
     await statusIs(made.a, 'finished');
     await statusIs(made.b, 'finished');
-    const cmp = await admin.ok<any>('GET', 'rating-task/compare', { a: made.a, b: made.b });
+    // the page's comparison: b by default is the newest other run of the dataset, the second task
+    const cmp = await admin.ok<any>('GET', 'rating-task/compare', { a: made.a });
     expect(cmp.a).toMatchObject({ id: made.a, prompt_version_label: 'Compared prompt v2', done: 1 });
     expect(cmp.b).toMatchObject({ id: made.b, prompt_version_label: 'Compared prompt v1', done: 1 });
     expect(cmp.list).toHaveLength(1);
