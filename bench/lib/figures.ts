@@ -16,8 +16,14 @@ export const FIGURE_IDS: string[] = [
   'queue.postgres.remote-start-p50',
   'queue.postgres.remote-start-p99',
   ...['pglite', 'postgres'].flatMap((d) => ['recall5', 'mrr', 'p50', 'p99'].map((m) => `retrieval.${d}.${m}`)),
+  'retrieval.pglite.cpu-p50',
   ...['pglite', 'postgres'].flatMap((d) =>
-    [...['same', 'cross', 'hard', 'docs'].map((x) => `slice.${x}.recall5`), 'slice.unanswerable.declined', 'slice.falseDeclines', 'slice.p50'].map((m) => `retrieval.${d}.${m}`),
+    [
+      ...['same', 'cross', 'hard', 'docs'].flatMap((x) => [`slice.${x}.recall5`, `slice.${x}.falseDeclines`]),
+      'slice.unanswerable.declined',
+      'slice.falseDeclines',
+      'slice.p50',
+    ].map((m) => `retrieval.${d}.${m}`),
   ),
   'console.list.render',
   'console.list.navigation',

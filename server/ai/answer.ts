@@ -14,14 +14,17 @@
  * answers and `note` says why.
  */
 import type { Queryable } from '../db/db.js';
-import { judge, usedHits, type RetrievalSettings } from './knowledge/decide.js';
+import { judge, usedHits } from './knowledge/decide.js';
 import { retrievalSettings } from './knowledge/settings.js';
+import { contextQuery } from './follow-up.js';
 import { BUILTIN_MODEL, citationOf, composeBuiltin, type Citation } from './respond-builtin.js';
 import { DEFAULT_PROMPT, fillPrompt, knowledgeBlock } from './respond-prompt.js';
-import { searchKnowledge, type Hit, type SearchResult } from './retrieval/search.js';
-import type { Attempt, ChatMessage, Sampling } from './gateway/types.js';
+import { searchKnowledge, type SearchResult } from './retrieval/search.js';
+import type { ChatMessage } from './gateway/types.js';
+import { tracedRetrieval, type AnswerTrace, type Decision } from './answer-trace.js';
 
-export { BUILTIN_LABEL, type Citation } from './respond-builtin.js';
+export { BUILTIN_LABEL, BUILTIN_MODEL, NOTHING_FOUND, type Citation } from './respond-builtin.js';
+export { tracedRetrieval, type AnswerTrace, type TracedHit } from './answer-trace.js';
 
 /** An earlier turn of the conversation (the playground's, a multi-turn dataset sample's), sent before the question. */
 export interface ChatTurn {
@@ -56,48 +59,6 @@ export interface AnswerInput {
   onServer?: (server: { id: number; name: string; model: string }, attempt: number) => void;
 }
 
-/** One retrieved chunk as a trace shows it. */
-export interface TracedHit {
-  rank: number;
-  source_type: string;
-  source_id: number;
-  title: string;
-  chunk_index: number;
-  score: number;
-  bm25: number | null;
-  similarity: number | null;
-  /** the weighted share of the question's concepts it holds (server/ai/knowledge/decide.ts) */
-  relevance: number;
-  /** it is used: within the top-k and at or above the threshold (the built-in responder and the prompt use it) */
-  relevant: boolean;
-  text: string;
-}
-
-/** Every step of one answer, for its trace (server/ai/trace.ts). */
-export interface AnswerTrace {
-  retrieval: {
-    terms: string[];
-    expanded: string[];
-    ranking: string;
-    ranking_note: string;
-    took_ms: number;
-    /** the decision's threshold and top-k, where they came from, and whether the knowledge answers */
-    decision: { threshold: number; top_k: number; source: RetrievalSettings['source']; answered: boolean };
-    hits: TracedHit[];
-  } | null;
-  /** the messages sent to the model ([] for the built-in responder) */
-  prompt: ChatMessage[];
-  attempts: Attempt[];
-  server: { id: number; name: string; model: string } | null;
-  strategyId: number | null;
-  divertId: number | null;
-  sampling: Sampling | null;
-  /** the gateway's outcome; 'builtin' when no model was asked */
-  outcome: 'ok' | 'error' | 'fallback' | 'builtin';
-  cost: number;
-}
-
-
 export interface AnswerResult {
   text: string;
   responder: 'builtin' | 'model';
@@ -125,52 +86,30 @@ export interface AnswerResult {
 
 /** Knowledge put into a model's prompt: at most two chunks of a source (how many: the decision's top-k). */
 const MODEL_PER_SOURCE = 2;
-const round = (x: number) => Math.round(x * 1000) / 1000;
-
-/** The retrieval step as a trace keeps it (chunk texts cut to 1,500 characters). */
-export function tracedRetrieval(res: SearchResult, d: Decision): NonNullable<AnswerTrace['retrieval']> {
-  const verdict = new Map(d.judged.map((j) => [j.hit, j]));
-  return {
-    terms: res.terms,
-    expanded: res.expansion.added.map(([t]) => t).slice(0, 40),
-    ranking: res.ranking,
-    ranking_note: res.rankingNote,
-    took_ms: Math.round(res.tookMs),
-    decision: { threshold: d.settings.threshold, top_k: d.settings.topK, source: d.settings.source, answered: d.answered },
-    hits: res.hits.map((h, i) => ({
-      rank: i + 1,
-      source_type: h.source_type,
-      source_id: h.source_id,
-      title: h.title,
-      chunk_index: h.chunk_index,
-      score: round(h.score),
-      bm25: h.bm25 === null ? null : round(h.bm25),
-      similarity: h.similarity === null ? null : round(h.similarity),
-      relevance: round(verdict.get(h)?.relevance ?? 0),
-      relevant: verdict.get(h)?.verdict === 'used',
-      text: h.text.slice(0, 1500),
-    })),
-  };
-}
-
 const NO_MODEL_TRACE = { prompt: [], attempts: [], server: null, strategyId: null, divertId: null, sampling: null, cost: 0 } as const;
 
-interface Decision {
-  settings: RetrievalSettings;
-  judged: ReturnType<typeof judge<Hit>>['judged'];
-  answered: boolean;
-}
-
-/** Retrieval and the decision on it (server/ai/knowledge/decide.ts), by the knowledge base's / assistant's threshold and top-k. */
+/**
+ * Retrieval and the decision on it (server/ai/knowledge/decide.ts), by the knowledge base's /
+ * assistant's threshold and top-k. A follow-up that the knowledge does not answer alone ("how long
+ * does that take?") is asked again with the customer's previous question (follow-up.ts).
+ */
 async function retrieve(db: Queryable, input: AnswerInput, perSource: number): Promise<{ res: SearchResult; d: Decision }> {
   const settings = await retrievalSettings(db, { shopId: input.shopId ?? null, assistantId: input.assistantId ?? null, override: input.retrieval });
-  const res = await searchKnowledge(db, { query: input.question, shopId: input.shopId ?? null, channel: input.channel ?? null, limit: settings.topK, perSource });
-  input.signal?.throwIfAborted();
-  return { res, d: { settings, ...judge(res.hits, res.expansion, settings) } };
+  const ask = async (query: string) => {
+    const res = await searchKnowledge(db, { query, shopId: input.shopId ?? null, channel: input.channel ?? null, limit: settings.topK, perSource });
+    input.signal?.throwIfAborted();
+    return { res, d: { settings, query, ...judge(res.hits, res.expansion, settings) } };
+  };
+  const alone = await ask(input.question);
+  const withContext = alone.d.answered ? null : contextQuery(input.question, input.history);
+  if (!withContext) return alone;
+  const again = await ask(withContext);
+  return again.d.answered ? again : alone;
 }
 
 async function builtin(db: Queryable, input: AnswerInput, started: number, note?: string): Promise<AnswerResult> {
   const { res, d } = await retrieve(db, input, 1);
+  // the question's language frames the reply; the sentences are picked by what was searched (a follow-up: with the previous question)
   const a = composeBuiltin(input.question, res.hits, res.terms, res.expansion, d.settings);
   const trace: AnswerTrace = { ...NO_MODEL_TRACE, prompt: [], attempts: [], retrieval: tracedRetrieval(res, d), outcome: 'builtin' };
   return {

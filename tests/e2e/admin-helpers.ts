@@ -12,6 +12,15 @@ export async function api<T>(page: Page, path: string, params?: Record<string, s
   return body.data;
 }
 
+/** A POST to the admin API as the signed-in page's user; returns `data`, fails unless code 10000. */
+export async function apiPost<T>(page: Page, path: string, data: Record<string, unknown>): Promise<T> {
+  const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+  const res = await page.request.post(`/api/admin/${path}`, { data, headers: { 'admin-token': sid } });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  assert.equal(body.code, 10000, `${path}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
 /** Opens a console route and waits for the shell's page loader to finish. */
 export async function openAdminPage(page: Page, path: string): Promise<void> {
   await page.goto(path);

@@ -3,13 +3,15 @@
  * the demo data: a demo test task's result page shows each question on one line — the outcome and
  * the responder as labels, the deciding scorer and its reason as text — with no JSON cell and no raw
  * value (`builtin`, `[]`), rows a line high; a row's Trace opens the answer's trace with the
- * scorer's decision. Run: node --import tsx --test tests/e2e/run-results.test.ts (screenshots in /tmp/shots)
+ * scorer's decision. Two prompt versions compared on a dataset in one action land on the first task's
+ * page, its comparison of both runs, each row with each run's answer, score and cost. Run: node --import tsx --test tests/e2e/run-results.test.ts (screenshots in /tmp/shots)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { api, openAdminPage, settle, waitList } from './admin-helpers.js';
+import { api, apiPost, openAdminPage, settle, waitList } from './admin-helpers.js';
 import { startHarness, type Harness } from './harness.js';
+import { until } from '../api/jobs/until.js';
 
 let h: Harness;
 let page: Page;
@@ -67,6 +69,33 @@ describe('a run result page', () => {
     assert.ok((await page.getByTestId('trace-retrieval').innerText()).length > 0);
     await settle(page);
     await h.shot(page, 'run-result-trace');
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('two prompt versions compared on a dataset', () => {
+  it("both runs started together land on the first task's comparison of them, each run's answers and costs side by side", async () => {
+    const p = await apiPost<{ id: number }>(page, 'prompt/create', { name: 'E2E compared prompt', content: 'ONE: answer from {{knowledge}}.' });
+    await apiPost(page, 'prompt/update', { id: p.id, content: 'TWO: answer from {{knowledge}} briefly.' });
+    const [v2, v1] = await api<Array<{ id: number }>>(page, 'prompt/versions', { prompt_id: p.id });
+    const sets = await api<{ list: Array<{ id: number; sample_count: number }> }>(page, 'data-set/list', { page: 1, page_size: 50 });
+    const ds = sets.list.filter((d) => d.sample_count > 0).sort((x, y) => x.sample_count - y.sample_count)[0];
+    assert.ok(ds, 'the demo has a test dataset with questions');
+
+    // what the prompt list's row action "Compare versions" submits from its modal
+    const made = await apiPost<{ a: number; b: number; path: string }>(page, 'script-task/compare-versions', { prompt_version_id: v2.id, other_version_id: v1.id, dataset_id: ds.id });
+    // both runs over (a request may wait while a run's slice holds the database: that try is no answer yet)
+    const over = async (id: number) => api<{ status: string }>(page, 'script-task/detail', { id }).then((t) => t.status !== 'running', () => false);
+    for (const id of [made.a, made.b]) await until(() => over(id), (x) => x, 240_000);
+    await openAdminPage(page, made.path);
+    // the first task's page: its run comparison against the newest other run of the dataset, the second task
+    const table = await waitList(page, 'intelligent_text.script_manage.test_task_compare');
+    await table.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    const header = (await table.locator('.ant-table-thead').innerText()).replace(/\s+/g, ' ');
+    assert.match(header, /本次费用|This run's cost/);
+    assert.match(header, /对比运行费用|Other run's cost/);
+    await settle(page);
+    await h.shot(page, 'run-compare-versions');
     assert.deepEqual(pageErrors, []);
   });
 });

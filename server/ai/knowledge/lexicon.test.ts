@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, expandQuery } from './lexicon.js';
+import { WEAK_WEIGHT, coverage, expandQuery } from './lexicon.js';
 
 const added = (q: string) => expandQuery(q).added.map(([t]) => t);
 
@@ -28,5 +28,21 @@ describe('the customer-service lexicon', () => {
     expect(c).toHaveLength(2);
     expect(coverage(c, 'Payment methods\nWe accept Visa and PayPal.')).toBe(0.5);
     expect(coverage(expandQuery('保修多久？').concepts, 'Warranty\nA 12-month warranty.')).toBe(1);
+  });
+
+  it('weighs a generic second word lightly ("a warranty claim", "the return window"); a card charged is paid, not a battery charging', () => {
+    const claim = expandQuery('How do I make a warranty claim?');
+    expect(claim.weights).toEqual([1, WEAK_WEIGHT]);
+    expect(coverage(claim.concepts, 'Warranty\nEvery jacket has a two-year warranty.', claim.weights)).toBeGreaterThan(0.55);
+    expect(expandQuery("What's your return window?").weights).toEqual([1, WEAK_WEIGHT]);
+    // the same group named by its own word weighs fully
+    expect(expandQuery('What is the return deadline?').weights).toEqual([1, 1]);
+    // a word nothing retrieved holds still weighs fully
+    expect(expandQuery('Can I pay with cryptocurrency?').weights).toEqual([1, 1]);
+    const card = expandQuery('When is my card charged?').concepts;
+    expect(card).toHaveLength(1);
+    expect(card[0]).toContain('card');
+    expect(card[0]).not.toContain('batteri');
+    expect(expandQuery('How long does charging the battery take?').concepts[0]).toContain('batteri');
   });
 });

@@ -41,7 +41,8 @@ export const LEXICON: readonly Group[] = [
   // payment
   [['payment', 'pay', 'paying', 'checkout', 'payment method', 'payment methods', 'paypal', 'apple pay', 'google pay', 'shop pay'], ['付款', '支付', '付钱', '结账', '支付方式', '微信支付', '支付宝', '抖音支付']],
   [['instalment', 'installment', 'instalments', 'installments', 'pay later', 'buy now pay later', 'klarna', 'afterpay', 'affirm', 'interest-free'], ['分期', '花呗', '月付', '免息']],
-  [['credit card', 'card', 'visa', 'mastercard'], ['信用卡', '银行卡', '银联']],
+  // a card charged is paid, not a battery charging (the phrase takes the word from the battery group)
+  [['credit card', 'card', 'visa', 'mastercard', 'card charged', 'charge my card', 'charged to my card', 'charged my card'], ['信用卡', '银行卡', '银联']],
   [['cash on delivery', 'pay on delivery'], ['货到付款']],
   [['bank transfer', 'wire transfer'], ['对公转账', '转账']],
   [['invoice', 'receipt', 'vat invoice', 'fapiao', 'tax invoice'], ['发票', '开票', '收据', '增值税']],
@@ -163,11 +164,28 @@ function compileLexicon() {
       // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
       'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
         '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
+      ).concat(
+        // colloquial asking (啥 = 什么, 咋 = 怎么; issue 21)
+        '啥 咋 啥时候 咋办 咋样 为啥 干啥 怎么回事'.split(' '),
       ),
     ),
     enTokens: new Set(groups.flatMap((g) => g.en.flat())),
   };
 }
+
+/** The lexicon's Chinese words, longest first (compiled on first use, like the rest of the lexicon). */
+export const zhWordsByLength = (): readonly string[] => lexicon().zhByLength;
+
+/**
+ * Generic second words (issue 21): they frame what is asked ("a warranty **claim**", "the return
+ * **window**", "the exchange **process**") more than they name it, so a concept the question
+ * names only by them weighs WEAK_WEIGHT: a passage answering the rest is not declined for lacking
+ * the word. Chosen on the development set (docs/ai.md "Deciding not to answer").
+ */
+const GENERIC = new Set(
+  'claim claims window process procedure policy policies fee fees period rule rules step steps option options info information detail details'.split(' ').flatMap((w) => tokenize(w)),
+);
+export const WEAK_WEIGHT = 0.4;
 
 /**
  * The Chinese concepts of `text` (the lexicon's words already taken out): jieba's words of two or
@@ -253,6 +271,7 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   let text = lower;
   const covered = new Set<string>();
   const concepts: string[][] = [];
+  const weights: number[] = [];
   const added = new Map<string, number>();
   // a word of a matched phrase means only the phrase ("customer service" is not "customs")
   const inPhrase = new Set(groups.flatMap((g) => g.en.filter((seq) => seq.length > 1 && hasSeq(toks, seq)).flat()));
@@ -264,7 +283,11 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
     if (!enHit.length && !rawHit.length && !zhHit.length) continue;
     for (const seq of enHit) for (const w of seq) covered.add(w);
     for (const r of rawHit) text = text.replace(new RegExp(r.source, 'gu'), ' ');
-    if (g.concept) concepts.push(g.marks.length ? g.marks : g.en.flat());
+    if (g.concept) {
+      concepts.push(g.marks.length ? g.marks : g.en.flat());
+      const said = enHit.flat();
+      weights.push(said.length && !zhHit.length && !rawHit.length && said.every((w) => GENERIC.has(w)) ? WEAK_WEIGHT : 1);
+    }
     // a group that is no concept (how long, when) adds its words at half weight
     const share = g.concept ? 1 : 0.5;
     for (const [t, w] of g.tokens) if (!terms.includes(t)) added.set(t, Math.max(w * share, added.get(t) ?? 0));
@@ -276,7 +299,6 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   for (const t of terms) group.set(t, t);
   // the dictionary's Chinese words are concepts already: what is left of the Chinese text
   for (const w of zhByLength) if (text.includes(w)) text = text.split(w).join(' ');
-  const weights = concepts.map(() => 1);
   const grouped = concepts.length;
   for (const w of new Set(hanConcepts(text))) {
     concepts.push([w]);
@@ -284,9 +306,10 @@ export function expandQuery(query: string, fix?: ReadonlyMap<string, string | nu
   }
   // English (and other spaced) words in no group
   for (const w of new Set(fixed(tokenize(text.replace(/\p{Script=Han}+/gu, ' ')), fix))) {
-    if (covered.has(w) || asking.has(w)) continue;
+    // a word of one letter (chat-speak u, r) names nothing
+    if (covered.has(w) || asking.has(w) || /^\p{L}$/u.test(w)) continue;
     concepts.push([w]);
-    weights.push(1);
+    weights.push(GENERIC.has(w) ? WEAK_WEIGHT : 1);
   }
   const corrected = fix?.size ? [...fix] : undefined;
   return { terms, added: [...added], concepts, group, weights, grouped, ...(corrected ? { corrected } : {}) };

@@ -23,6 +23,8 @@ const jb = (): Jieba =>
 
 /** The words of a run of Chinese characters (jieba's accurate mode, HMM for words it lacks). */
 export const hanWords = (run: string): string[] => (run ? jb().cut(run, true) : []);
+/** The same by jieba's dictionary alone (no HMM guesses: 快地 stays 快 / 地): what the Chinese spelling correction reads as real words. */
+export const hanDictWords = (run: string): string[] => (run ? jb().cut(run, false) : []);
 
 // `stopword`'s English list, and the words of asking it lacks
 const EN_STOP = new Set([...eng.map((w) => w.toLowerCase()), ...'when why does did please hi hello thanks thank us will would could can tell know want need use uses used using'.split(' ')]);

@@ -5,7 +5,9 @@
  * comparison with `b: null`): a question is `better`
  * when a passes and b does not, or both pass or both fail and a's score is at least one point
  * higher; `worse` the other way round; `same` otherwise; `only_a` / `only_b` when one run has
- * not answered it.
+ * not answered it. Each run says what it ran (its pinned prompt version, its assistant), its
+ * errors and cost, and each row what each answer cost: two runs of one dataset pinned to two
+ * prompt versions are the versions compared side by side (issue 21).
  */
 import type { Queryable } from '../../db/db.js';
 import { Type } from '@sinclair/typebox';
@@ -27,6 +29,10 @@ interface RunSummary {
   passed: number;
   pass_rate: number | null;
   avg_score: number | null;
+  errors: number;
+  cost: number;
+  prompt_version_label: string | null;
+  assistant_name: string | null;
 }
 
 const runProps = {
@@ -39,6 +45,11 @@ const runProps = {
   passed: { type: 'integer' },
   pass_rate: { type: ['number', 'null'] },
   avg_score: { type: ['number', 'null'] },
+  errors: { type: 'integer' },
+  cost: { type: 'number' },
+  /** the prompt version the run pinned ("name vN"), its assistant: what was compared */
+  prompt_version_label: { type: ['string', 'null'] },
+  assistant_name: { type: ['string', 'null'] },
 };
 
 const rowProps = {
@@ -49,10 +60,12 @@ const rowProps = {
   a_score: { type: ['number', 'null'] },
   a_passed: { type: ['boolean', 'null'] },
   a_scores: { type: ['string', 'null'] },
+  a_cost: { type: ['number', 'null'] },
   b_output: { type: ['string', 'null'] },
   b_score: { type: ['number', 'null'] },
   b_passed: { type: ['boolean', 'null'] },
   b_scores: { type: ['string', 'null'] },
+  b_cost: { type: ['number', 'null'] },
   change: { type: 'string', enum: [...CHANGES] },
 };
 
@@ -70,8 +83,11 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
   const summaryOf = async (db: Queryable, id: number): Promise<RunSummary | null> => {
     const r = await db.query<RunSummary>(
       `SELECT id, name, status, dataset_id, done, total, passed,
-              CASE WHEN done > 0 THEN round(passed * 100.0 / done, 1)::float8 END AS pass_rate, avg_score::float8 AS avg_score
-         FROM ${a.table} WHERE id = $1`,
+              CASE WHEN done > 0 THEN round(passed * 100.0 / done, 1)::float8 END AS pass_rate, avg_score::float8 AS avg_score,
+              errors, cost::float8 AS cost,
+              (SELECT v.name || ' v' || v.version FROM prompt_version v WHERE v.id = t.prompt_version_id) AS prompt_version_label,
+              (SELECT c.name FROM chat_assistant c WHERE c.id = t.assistant_id) AS assistant_name
+         FROM ${a.table} t WHERE id = $1`,
       [id],
     );
     return r.rows[0] ?? null;
@@ -127,8 +143,8 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
         `WITH pairs AS (
            SELECT COALESCE(x.sample_index, y.sample_index) AS sample_index, COALESCE(x.input, y.input) AS input,
                   COALESCE(x.expected, y.expected) AS expected,
-                  x.output AS a_output, x.score::float8 AS a_score, x.passed AS a_passed, ${scoresText('x')} AS a_scores,
-                  y.output AS b_output, y.score::float8 AS b_score, y.passed AS b_passed, ${scoresText('y')} AS b_scores,
+                  x.output AS a_output, x.score::float8 AS a_score, x.passed AS a_passed, ${scoresText('x')} AS a_scores, x.cost::float8 AS a_cost,
+                  y.output AS b_output, y.score::float8 AS b_score, y.passed AS b_passed, ${scoresText('y')} AS b_scores, y.cost::float8 AS b_cost,
                   ${CHANGE_SQL} AS change
              FROM (SELECT * FROM ${a.table}_result WHERE task_id = $1) x
              FULL JOIN (SELECT * FROM ${a.table}_result WHERE task_id = $2) y ON y.sample_index = x.sample_index

@@ -20,6 +20,7 @@ import { LK, allTaskKeys, type TaskKeys } from './keys.js';
 import { compareRoute } from './run-compare.js';
 import { resultDef } from './run-results.js';
 import { RUN_AREAS, startRun } from './run-start.js';
+import { versionCompareRoute } from './version-compare.js';
 import { TASK_MODES, TASK_STATUSES, canDelete, canEdit, initialStatus, type TaskMode, type TaskStatus } from './task-status.js';
 
 interface Area {
@@ -27,6 +28,8 @@ interface Area {
   table: 'text_task' | 'text_rating_task';
   datasetTable: string;
   keys: TaskKeys;
+  /** the page of a task's run comparison (its detail page, `:a` the task) */
+  comparePath: string;
 }
 
 const serverName = (col: string) => `(SELECT m.name FROM config_model_server m WHERE m.id = t.${col})`;
@@ -163,12 +166,13 @@ function buildArea(a: Area): ResourceDef {
     batchActionRoute(def, a.keys.edit, { start, pause, stop, delete: del }),
     resultListRoute(a),
     compareRoute({ name: a.name, table: a.table, keys: a.keys }),
+    versionCompareRoute(a),
   ];
   return def;
 }
 
-export const testTask = buildArea({ name: 'script-task', table: 'text_task', datasetTable: 'text_dataset', keys: LK.testTask });
-export const ratingTask = buildArea({ name: 'rating-task', table: 'text_rating_task', datasetTable: 'text_rating_dataset', keys: LK.ratingTask });
+export const testTask = buildArea({ name: 'script-task', table: 'text_task', datasetTable: 'text_dataset', keys: LK.testTask, comparePath: '/intelligent_text/scriptManage/taskList/detail/:a' });
+export const ratingTask = buildArea({ name: 'rating-task', table: 'text_rating_task', datasetTable: 'text_rating_dataset', keys: LK.ratingTask, comparePath: '/intelligent_text/scriptManage/ratingTaskList/detail/:a' });
 
 /** Assistants for the task forms' picker (the assistant pages' own list needs their key). */
 export const assistantOptionsRoute: RouteDef = {

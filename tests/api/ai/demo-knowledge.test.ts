@@ -17,14 +17,18 @@ import {
   EN_SAME,
   EN_TO_ZH,
   EN_TYPOS,
+  EN_TWO_CONCEPTS,
   EN_TYPOS_TO_ZH,
   HELD_OUT_EN_TO_ZH,
   HELD_OUT_UNANSWERABLE,
   HELD_OUT_ZH_TO_EN,
   UNANSWERABLE_EN,
+  UNANSWERABLE_MORE,
   UNANSWERABLE_ZH,
   ZH_SAME,
   ZH_TO_EN,
+  ZH_TWO_CONCEPTS,
+  ZH_TYPOS,
   type Labelled,
 } from './knowledge-questions.js';
 
@@ -126,26 +130,32 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     // a bound, not a target: the held-out questions are never used to tune (16 of 16 with the dictionary; 15 without)
     expect(held[0].hits + held[1].hits).toBe(HELD_OUT_ZH_TO_EN.length + HELD_OUT_EN_TO_ZH.length);
     // misspelt questions (development), read through the spelling correction (server/ai/knowledge/spelling.ts)
-    const typos = [await hitAt5(en, EN_TYPOS), await hitAt5(zh, EN_TYPOS_TO_ZH)];
-    console.log(`misspelt questions hit@5: ${typos[0].hits + typos[1].hits}/${EN_TYPOS.length + EN_TYPOS_TO_ZH.length}\n  misses: ${[...typos[0].misses, ...typos[1].misses].join('\n  ') || 'none'}`);
-    expect(typos[0].hits + typos[1].hits).toBeGreaterThanOrEqual(EN_TYPOS.length + EN_TYPOS_TO_ZH.length - 1);
+    const typos = [await hitAt5(en, EN_TYPOS), await hitAt5(zh, EN_TYPOS_TO_ZH), await hitAt5(zh, ZH_TYPOS)];
+    const nTypos = EN_TYPOS.length + EN_TYPOS_TO_ZH.length + ZH_TYPOS.length;
+    console.log(`misspelt questions hit@5: ${typos.reduce((a, t) => a + t.hits, 0)}/${nTypos}\n  misses: ${typos.flatMap((t) => t.misses).join('\n  ') || 'none'}`);
+    expect(typos.reduce((a, t) => a + t.hits, 0)).toBeGreaterThanOrEqual(nTypos - 1);
+    // the Chinese typos (同音字 / 形近字) are all read (server/ai/knowledge/zh-spelling.ts)
+    expect(typos[2].misses).toEqual([]);
   });
 
   type Asked = Array<[number, string, string | null]>;
   const answerableOf = (pairs: Array<[number, Labelled]>): Asked => pairs.flatMap(([shop, set]) => set.map(([q, t]) => [shop, q, t] as [number, string, string]));
   const both = (qs: string[]): Asked => qs.flatMap((q) => [[en, q, null], [zh, q, null]] as Asked);
   const dev = (): Asked => [
-    ...answerableOf([[en, ZH_TO_EN], [zh, EN_TO_ZH], [en, EN_SAME], [zh, ZH_SAME], [en, EN_TYPOS], [zh, EN_TYPOS_TO_ZH]]),
+    ...answerableOf([[en, ZH_TO_EN], [zh, EN_TO_ZH], [en, EN_SAME], [zh, ZH_SAME], [en, EN_TYPOS], [zh, EN_TYPOS_TO_ZH], [zh, ZH_TYPOS], [en, EN_TWO_CONCEPTS], [zh, ZH_TWO_CONCEPTS]]),
     ...both([...UNANSWERABLE_EN, ...UNANSWERABLE_ZH]),
   ];
   const heldOut = (): Asked => [...answerableOf([[en, HELD_OUT_ZH_TO_EN], [zh, HELD_OUT_EN_TO_ZH]]), ...both(HELD_OUT_UNANSWERABLE)];
+  // written as development questions, made held out after measuring (knowledge-questions.ts says why)
+  const heldOutMore = (): Asked => both(UNANSWERABLE_MORE);
 
   /** The relevance of each question's first ten hits, as the built-in responder ranks them (one chunk per source). */
   async function samplesOf(asked: Asked, dictionary = true): Promise<Sample[]> {
     const out: Sample[] = [];
     for (const [shop, q, title] of asked) {
       const r = await searchKnowledge(s.db, { query: q, shopId: shop, limit: 10, perSource: 1, dictionary });
-      const d = judge(r.hits, r.expansion, { threshold: 1, topK: 10 });
+      // relevances as the default top-k judges them (a concept another of its hits holds counts in part: decide.ts ELSEWHERE_SHARE)
+      const d = judge(r.hits, r.expansion, { threshold: 1, topK: DEFAULT_RETRIEVAL.topK });
       out.push({ relevances: d.judged.map((j) => j.relevance), answerable: title !== null });
     }
     return out;
@@ -260,12 +270,15 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     }
     const d = await measure('development set', dev());
     const h = await measure('held-out set', heldOut());
-    // stated in docs/ai.md: on the development set (with its misspelt questions) at most 2 of 51 false
-    // declines, at most 3 of 32 unanswerable answered; held out (a bound, not a target: never used to
-    // tune) at most 1 of 16 false declines, none answered
-    expect(d.falseDeclines).toBeLessThanOrEqual(2 / 51);
+    const more = await measure('held-out unanswerable, second set', heldOutMore());
+    // stated in docs/ai.md: on the development set (with its misspelt and two-concept questions) at
+    // most 7 of 73 false declines, at most 3 of 32 unanswerable answered; held out (bounds against
+    // regressions, not targets: never used to tune) no false decline of 16 and none answered, and of
+    // the second unanswerable set at most 3 of 20 answered
+    expect(d.falseDeclines).toBeLessThanOrEqual(7 / 73);
     expect(d.guessed).toBeLessThanOrEqual(3 / 32);
-    expect(h.falseDeclines).toBeLessThanOrEqual(1 / 16);
+    expect(h.falseDeclines).toBe(0);
     expect(h.guessed).toBe(0);
+    expect(more.guessed).toBeLessThanOrEqual(3 / 20);
   }, 180_000);
 });

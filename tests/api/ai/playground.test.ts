@@ -66,6 +66,26 @@ describe('playground stream', () => {
     expect(done.latency_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('the built-in responder reads a follow-up by the previous question (issue 21)', async () => {
+    const q = 'and how long does that take?';
+    // alone it names nothing the knowledge holds: declined
+    const alone = (await stream(admin, { shop_id: shopId, message: q })).events.at(-1)!.data as any;
+    expect(alone.citations).toEqual([]);
+    const history = [
+      { role: 'user', content: 'When will my order ship?' },
+      { role: 'assistant', content: 'Within 2 business days.' },
+    ];
+    const done = (await stream(admin, { shop_id: shopId, message: q, history })).events.at(-1)!.data as any;
+    expect(done.citations[0]).toMatchObject({ title: 'Shipping' });
+    expect(done.text).toContain('3 to 5 days');
+    // the trace says what was searched: the previous question with the follow-up
+    const trace = await admin.ok<any>('GET', 'ai-trace/detail', { id: done.trace_id });
+    expect(JSON.stringify(trace)).toContain('When will my order ship?\\nand how long does that take?');
+    // a follow-up the knowledge answers alone is searched alone
+    const own = (await stream(admin, { shop_id: shopId, message: 'Can I return it?', history })).events.at(-1)!.data as any;
+    expect(own.citations[0]).toMatchObject({ title: 'Return policy' });
+  });
+
   it('with a model server: the model reply streams piece by piece, with the retrieved knowledge, tokens and the call logged', async () => {
     const m = await admin.ok('POST', 'config/model-server/create', { name: 'stand-in', model: 'ok-model', endpoint: fake.baseUrl });
     const r = await stream(admin, { shop_id: shopId, message: 'How many days do I have to return an item?', model_server_id: m.id });

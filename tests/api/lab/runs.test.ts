@@ -431,6 +431,44 @@ describe('prompt versions', () => {
       expect(c.system).toContain('VERSION ONE');
       expect(c.system).not.toContain('VERSION TWO');
     }
+
+    // the two versions compared on the dataset: a run pinned to each, side by side with what each ran and cost
+    const t2 = await task((await detail(t.id)).dataset_id, { prompt: '', prompt_version_id: both[0].id, model_server_id: slowServerId, mode: 'manual' });
+    await admin.ok('POST', 'rating-task/start', { id: t2.id });
+    await statusIs(t2.id, 'finished');
+    const cmp = await admin.ok<any>('GET', 'rating-task/compare', { a: t2.id, b: t.id });
+    expect(cmp.a).toMatchObject({ id: t2.id, prompt_version_label: 'Versioned prompt v2', errors: 0 });
+    expect(cmp.b).toMatchObject({ id: t.id, prompt_version_label: 'Versioned prompt v1', errors: 0 });
+    expect(typeof cmp.a.cost).toBe('number');
+    expect(cmp.list).toHaveLength(1);
+    expect(cmp.list[0]).toMatchObject({ input: question, a_cost: expect.any(Number), b_cost: expect.any(Number) });
+  });
+
+  it('two versions compared on a dataset as one action: a task pinned to each starts, the compare page shows both; bad input refused naming the field, nothing written', async () => {
+    const p = await admin.ok('POST', 'prompt/create', { name: 'Compared prompt', content: 'FIRST: answer from {{knowledge}}.' });
+    await admin.ok('POST', 'prompt/update', { id: p.id, content: 'SECOND: answer from {{knowledge}} in one word.' });
+    const [v2, v1] = (await admin.ok('GET', 'prompt/versions', { prompt_id: p.id })) as Array<Record<string, any>>;
+    const ds = await dataset([{ input: `${QUESTIONS[3]} (compared)`, expected: RIGHT[3] }]);
+    const tasksBefore = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM text_rating_task')).rows[0].n;
+    const body = { prompt_version_id: v2.id, other_version_id: v1.id, dataset_id: ds, model_server_id: slowServerId, shop_id: shopId };
+    expectFieldError(await admin.post('rating-task/compare-versions', { ...body, other_version_id: v2.id }), 'other_version_id');
+    expectFieldError(await admin.post('rating-task/compare-versions', { ...body, dataset_id: 999999 }), 'dataset_id');
+    expectFieldError(await admin.post('rating-task/compare-versions', { ...body, prompt_version_id: 999999 }), 'prompt_version_id');
+    expect((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM text_rating_task')).rows[0].n).toBe(tasksBefore);
+
+    const made = await admin.ok<{ a: number; b: number; path: string }>('POST', 'rating-task/compare-versions', body);
+    expect(made.path).toBe(`/intelligent_text/scriptManage/ratingTaskList/detail/${made.a}`);
+    expect(await detail(made.a)).toMatchObject({ prompt_version_id: v2.id, dataset_id: ds, model_server_id: slowServerId, shop_id: shopId, mode: 'immediate' });
+    expect((await detail(made.b)).prompt_version_id).toBe(v1.id);
+    const audits = await s.db.query('SELECT 1 FROM audit_logs WHERE resource = $1 AND action = $2 AND target_id IN ($3, $4)', ['text_rating_task', 'create', String(made.a), String(made.b)]);
+    expect(audits.rows).toHaveLength(2);
+    await statusIs(made.a, 'finished');
+    await statusIs(made.b, 'finished');
+    // the page's comparison: b by default is the newest other run of the dataset, the second task
+    const cmp = await admin.ok<any>('GET', 'rating-task/compare', { a: made.a });
+    expect(cmp.a).toMatchObject({ id: made.a, prompt_version_label: 'Compared prompt v2', done: 1 });
+    expect(cmp.b).toMatchObject({ id: made.b, prompt_version_label: 'Compared prompt v1', done: 1 });
+    expect(cmp.list).toHaveLength(1);
   });
 
   it('the line diff of two versions: newest against the one before by default, any two by number, an unknown one refused naming the field', async () => {
