@@ -1,0 +1,148 @@
+/**
+ * The schema language's defaults (issue 22, "schemas that say only what differs"), filled into a
+ * page or form after its fragments are resolved (expand.ts), so the checks, the hash and the
+ * browser all see the full form while a file says only what differs. docs/schemas.md lists them;
+ * the meta-schema descriptions (schemas/meta/src) repeat them for editors; `npm run schemas:tidy`
+ * removes every value a file spells out that equals its default.
+ *
+ * Fields (of `filters` and of a form's `schema`, at any depth under `properties` / `items`):
+ *  - `"type": "range"` is a date range: `type: "array"`, `x-component: "DatePicker.RangePicker"`;
+ *    in `filters` it is 260 px wide (RANGE_FILTER_WIDTH) and sends `<name>_from` / `<name>_to`
+ *    (`{{ filters.<name>[0] }}` / `[1]`) in `data.params`, unless the page names those itself;
+ *  - with an `x-enum` and no `x-component`: `Select`;
+ *  - without `type`, `x-component`, `x-enum`, `enum`, `properties` and `items`: `type: "string"`;
+ *  - `type: "string"` without `x-component` (and no `x-enum` / `enum`): `Input`;
+ *  - without `type`: the type its widget holds (TYPE_OF_WIDGET: Input → string, NumberPicker →
+ *    number, Switch → boolean, DatePicker.RangePicker → array …);
+ *  - in `filters`, an `Input` or `Select` clears (`x-component-props.allowClear: true`);
+ *  - in `filters`, a widget of FILTER_WIDTH has that width (`x-component-props.style.width`);
+ *  - `x-decorator: "FormItem"` on a non-void field with a widget, except array containers;
+ *    `"x-decorator": null` asks for none.
+ * The roots: `filters.type` and a form's `schema.type` are `"object"`.
+ * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
+ * column 170 px (COLUMN_WIDTH); other columns keep taking what is left.
+ */
+const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** Array containers render their own items: no FormItem around them. */
+const NO_DECORATOR_COMPONENTS = new Set(['ArrayItems', 'ArrayTable']);
+
+/** The value type a widget holds, for a field that names its widget and no type. */
+export const TYPE_OF_WIDGET: Readonly<Record<string, string>> = {
+  Input: 'string',
+  'Input.TextArea': 'string',
+  Password: 'string',
+  DatePicker: 'string',
+  TimePicker: 'string',
+  NumberPicker: 'number',
+  Switch: 'boolean',
+  'DatePicker.RangePicker': 'array',
+  'Checkbox.Group': 'array',
+  ArrayItems: 'array',
+  ArrayTable: 'array',
+};
+
+/** Filter widgets that clear by default (allowClear). */
+export const CLEARING_FILTERS: ReadonlySet<string> = new Set(['Input', 'Select']);
+
+/** Width in px of a filter widget that does not say its own (x-component-props.style.width). */
+export const FILTER_WIDTH: Readonly<Record<string, number>> = { RemoteSelect: 220 };
+
+/** Width in px of a `range` filter that does not say its own. */
+export const RANGE_FILTER_WIDTH = 260;
+
+/** Width in px of a column without `width`: by key, then by widget. */
+export const COLUMN_WIDTH: { byKey: Readonly<Record<string, number>>; byWidget: Readonly<Record<string, number>> } = {
+  byKey: { id: 80 },
+  byWidget: { DateTime: 170 },
+};
+
+/** Fills the defaults into a page or form (in place). */
+export function applyDefaults(doc: Record<string, unknown>): void {
+  if (isObject(doc.filters)) {
+    doc.filters.type ??= 'object';
+    const ranges: string[] = [];
+    fieldDefaults(doc.filters, true, ranges);
+    if (ranges.length) splitRanges(doc, ranges);
+  }
+  if (doc.kind === 'form' && isObject(doc.schema)) {
+    doc.schema.type ??= 'object';
+    fieldDefaults(doc.schema, false, []);
+  }
+  if (doc.kind === 'list' && Array.isArray(doc.columns)) {
+    for (const c of doc.columns) if (isObject(c)) columnDefaults(c);
+  }
+}
+
+function fieldDefaults(node: Record<string, unknown>, filter: boolean, ranges: string[]): void {
+  if (isObject(node.properties)) {
+    for (const [name, f] of Object.entries(node.properties)) {
+      if (!isObject(f)) continue;
+      fieldDefault(f, filter);
+      if (f.range === true) {
+        delete f.range;
+        ranges.push(name);
+      }
+      fieldDefaults(f, filter, ranges);
+    }
+  }
+  if (isObject(node.items)) fieldDefaults(node.items, filter, ranges);
+}
+
+function fieldDefault(f: Record<string, unknown>, filter: boolean): void {
+  if (f.type === 'range') {
+    f.type = 'array';
+    f['x-component'] ??= 'DatePicker.RangePicker';
+    if (filter) {
+      // marks the field for splitRanges (removed there)
+      f.range = true;
+      const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
+      const style = isObject(props.style) ? props.style : {};
+      style.width ??= RANGE_FILTER_WIDTH;
+      f['x-component-props'] = { ...props, style };
+    }
+  }
+  const hasOptions = f['x-enum'] !== undefined || f.enum !== undefined;
+  if (f['x-enum'] !== undefined && f['x-component'] === undefined) f['x-component'] = 'Select';
+  if (f.type === undefined && f['x-component'] === undefined && !hasOptions && f.properties === undefined && f.items === undefined) {
+    f.type = 'string';
+  }
+  if (f.type === 'string' && f['x-component'] === undefined && !hasOptions) f['x-component'] = 'Input';
+  const comp = f['x-component'];
+  if (f.type === undefined && typeof comp === 'string' && TYPE_OF_WIDGET[comp]) f.type = TYPE_OF_WIDGET[comp];
+  if (filter && typeof comp === 'string') {
+    const clears = CLEARING_FILTERS.has(comp);
+    const width = FILTER_WIDTH[comp];
+    if (clears || width !== undefined) {
+      const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
+      if (clears) props.allowClear ??= true;
+      if (width !== undefined) {
+        const style = isObject(props.style) ? props.style : {};
+        style.width ??= width;
+        props.style = style;
+      }
+      f['x-component-props'] = props;
+    }
+  }
+  if (typeof comp === 'string' && f.type !== 'void' && !NO_DECORATOR_COMPONENTS.has(comp) && !('x-decorator' in f)) {
+    f['x-decorator'] = 'FormItem';
+  }
+  if (f['x-decorator'] === null) delete f['x-decorator'];
+}
+
+/** A range filter `x` sends `x_from` / `x_to` (the page's own params of those names win). */
+function splitRanges(doc: Record<string, unknown>, names: readonly string[]): void {
+  if (!isObject(doc.data)) return;
+  const params = isObject(doc.data.params) ? doc.data.params : {};
+  for (const n of names) {
+    params[`${n}_from`] ??= `{{ filters.${n}[0] }}`;
+    params[`${n}_to`] ??= `{{ filters.${n}[1] }}`;
+  }
+  doc.data.params = params;
+}
+
+function columnDefaults(c: Record<string, unknown>): void {
+  if (c.width !== undefined || c.$ref !== undefined) return;
+  const w = (typeof c.key === 'string' ? COLUMN_WIDTH.byKey[c.key] : undefined) ?? (typeof c.widget === 'string' ? COLUMN_WIDTH.byWidget[c.widget] : undefined);
+  if (w !== undefined) c.width = w;
+}
