@@ -3,10 +3,15 @@
  * touching only what changed: a value equal to the one at the same place in the old text keeps
  * its old text byte for byte; a changed object or array sits on one line when that line fits in
  * LINE_LIMIT columns (`{ "a": 1, "b": [1, 2] }`), else one entry per line, two spaces deeper.
+ * With `reflow` the rule applies to unchanged values too (below the header): one that fits on a
+ * line is put on one; nothing already on one line is split, however long.
  * The document's own object always has one key per line. Used by `npm run schemas:tidy`.
  */
 
 export const LINE_LIMIT = 110;
+
+/** The header keys of a page or form: written as they are, one key per line. */
+const HEADER_KEYS = new Set(['$schema', 'id', 'kind', 'schemaVersion', 'version', 'module', 'routes', 'permission', 'menu', 'title']);
 
 type Json = unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -91,8 +96,10 @@ export function inline(v: Json): string {
  * Text of `v` placed at column `indent` after `prefix` characters of its line and followed by
  * `tail` characters (a comma); `old` is the node that stood there before, if any.
  */
-function layout(v: Json, old: Node | undefined, source: string, indent: number, prefix: number, tail: number): string {
-  if (old && sameJson(old.value, v)) return source.slice(old.start, old.end);
+function layout(v: Json, old: Node | undefined, source: string, indent: number, prefix: number, tail: number, reflow: boolean): string {
+  const kept = old && sameJson(old.value, v) ? source.slice(old.start, old.end) : undefined;
+  // as written when unchanged; with reflow, only a value on one line (also one packed past the limit by hand)
+  if (kept !== undefined && (!reflow || !kept.includes('\n'))) return kept;
   const one = inline(v);
   const empty = Array.isArray(v) ? !v.length : isObject(v) ? !Object.keys(v).length : true;
   if (empty || indent + prefix + one.length + tail <= LINE_LIMIT) return one;
@@ -100,29 +107,30 @@ function layout(v: Json, old: Node | undefined, source: string, indent: number, 
   if (Array.isArray(v)) {
     // elements keep their old text only where the array kept its length (no shifting)
     const olds = old?.children && Array.isArray(old.value) && old.value.length === v.length ? old.children : undefined;
-    const lines = v.map((x, i) => pad + layout(x, olds?.[i].node, source, indent + 2, 0, i < v.length - 1 ? 1 : 0));
+    const lines = v.map((x, i) => pad + layout(x, olds?.[i].node, source, indent + 2, 0, i < v.length - 1 ? 1 : 0, reflow));
     return `[\n${lines.join(',\n')}\n${' '.repeat(indent)}]`;
   }
   const entries = Object.entries(v as Record<string, unknown>);
   const byKey = new Map((isObject(old?.value) ? old!.children ?? [] : []).map((c) => [c.key, c.node]));
   const lines = entries.map(([k, x], i) => {
     const p = `${JSON.stringify(k)}: `;
-    return pad + p + layout(x, byKey.get(k), source, indent + 2, p.length, i < entries.length - 1 ? 1 : 0);
+    return pad + p + layout(x, byKey.get(k), source, indent + 2, p.length, i < entries.length - 1 ? 1 : 0, reflow);
   });
   return `{\n${lines.join(',\n')}\n${' '.repeat(indent)}}`;
 }
 
 /** The new text of a schema file whose old text was `source` (see the file comment). */
-export function writeLike(source: string, doc: Record<string, unknown>): string {
+export function writeLike(source: string, doc: Record<string, unknown>, reflow = false): string {
   const root = parseWithSpans(source);
-  if (sameJson(root.value, doc)) return source;
+  if (sameJson(root.value, doc) && !reflow) return source;
   // a file written on one line (a small fragment) stays on one line while it fits
   if (!source.trim().includes('\n') && inline(doc).length <= LINE_LIMIT) return `${inline(doc)}\n`;
   const byKey = new Map((root.children ?? []).map((c) => [c.key, c.node]));
   const entries = Object.entries(doc);
   const lines = entries.map(([k, x], i) => {
     const p = `${JSON.stringify(k)}: `;
-    return '  ' + p + layout(x, byKey.get(k), source, 2, p.length, i < entries.length - 1 ? 1 : 0);
+    // the header keeps its lines as written (codemods edit them)
+    return '  ' + p + layout(x, byKey.get(k), source, 2, p.length, i < entries.length - 1 ? 1 : 0, reflow && !HEADER_KEYS.has(k));
   });
   return `{\n${lines.join(',\n')}\n}\n`;
 }

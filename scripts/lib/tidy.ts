@@ -20,7 +20,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expandDoc, FRAGMENTS_DIR } from '../../server/schemas/expand.js';
+import { expandDoc, FRAGMENTS_DIR, fsFragmentReader } from '../../server/schemas/expand.js';
 import { listJsonFiles } from '../../server/schemas/read.js';
 import { writeLike } from './json-layout.js';
 
@@ -31,8 +31,8 @@ const isObject = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' &
 /** The shared shop filter (a list fragment): file under schemas/, JSON pointer. */
 export const SHOP_FILTER = { file: 'fragments/pages/filters.json', pointer: '/filters/properties/shop_id' };
 
-/** Top-level keys tidy never touches (codemods and people read them as written). */
-const HEADER = new Set(['$schema', 'id', 'kind', 'schemaVersion', 'version', 'module', 'routes', 'permission', 'menu', 'title']);
+/** Top-level keys tidy never touches (codemods and people read them as written); `schemaVersion` and `module` have defaults. */
+const HEADER = new Set(['$schema', 'id', 'kind', 'version', 'routes', 'permission', 'menu', 'title']);
 /** Tried first, so the type stays and the widget its default gives goes. */
 const FIRST = ['x-component', 'x-decorator'];
 
@@ -65,7 +65,7 @@ export async function tidySchemas(root: string): Promise<TidyResult> {
   const fragmentFiles = (await listJsonFiles(path.join(schemasDir, FRAGMENTS_DIR))).map(rel);
   const texts = new Map<string, string>();
   for (const f of [...docFiles, ...fragmentFiles]) texts.set(f, await readFile(path.join(root, f), 'utf8'));
-  const read = (abs: string) => texts.get(rel(abs)) ?? null;
+  const read = (abs: string) => texts.get(rel(abs)) ?? fsFragmentReader(abs);
   const expand = (file: string, doc: Obj) => expandDoc(structuredClone(doc), file, path.join(root, file), schemasDir, { read });
 
   // the served form of every page and form now, and who uses each fragment

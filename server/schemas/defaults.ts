@@ -13,15 +13,26 @@
  *  - without `type`, `x-component`, `x-enum`, `enum`, `properties` and `items`: `type: "string"`;
  *  - `type: "string"` without `x-component` (and no `x-enum` / `enum`): `Input`;
  *  - without `type`: the type its widget holds (TYPE_OF_WIDGET: Input → string, NumberPicker →
- *    number, Switch → boolean, DatePicker.RangePicker → array …);
+ *    number, Switch → boolean, DatePicker.RangePicker → array, RemoteSelect → number …), else,
+ *    with options (`x-enum` or an inline `enum`), the type of their values when they all have one;
  *  - in `filters`, an `Input` or `Select` clears (`x-component-props.allowClear: true`);
  *  - in `filters`, a widget of FILTER_WIDTH has that width (`x-component-props.style.width`);
  *  - `x-decorator: "FormItem"` on a non-void field with a widget, except array containers;
  *    `"x-decorator": null` asks for none.
  * The roots: `filters.type` and a form's `schema.type` are `"object"`.
+ * The header: `schemaVersion` is 1 (CURRENT_SCHEMA_VERSION) and `module` the folder the file is in
+ * (`schemas/pages/<module>/…`, `schemas/forms/<module>/…`).
+ * Row actions (a list's `rowActions`): a `request` without `body` sends `{ "id": "{{ record.id }}" }`;
+ * an `openForm` in mode `edit` or `view` without `params` passes the same (mode `add` passes none).
+ * Actions (toolbar, rowActions, batchActions, a detail's actions): `openForm`, `request` and `upload`
+ * reload the page after success (`refresh: true`) unless they say `false`.
  * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
- * column 170 px (COLUMN_WIDTH); other columns keep taking what is left.
+ * column 170 px (COLUMN_WIDTH); other columns keep taking what is left. A column or detail item
+ * with an `enum` and no `widget` is an `EnumTag`.
+ * Forms: `presentation` is `page` when a mode has a `route`, else `modal`.
  */
+import { CURRENT_SCHEMA_VERSION } from '../../schemas/meta/src/constants.js';
+
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
 /** Array containers render their own items: no FormItem around them. */
@@ -40,6 +51,7 @@ export const TYPE_OF_WIDGET: Readonly<Record<string, string>> = {
   'Checkbox.Group': 'array',
   ArrayItems: 'array',
   ArrayTable: 'array',
+  RemoteSelect: 'number',
 };
 
 /** Filter widgets that clear by default (allowClear). */
@@ -57,39 +69,84 @@ export const COLUMN_WIDTH: { byKey: Readonly<Record<string, number>>; byWidget: 
   byWidget: { DateTime: 170 },
 };
 
+/** What the defaults may look up: the file's folder under schemas/, and enum files. */
+export interface DefaultsContext {
+  /** path of the file relative to schemas/, posix (e.g. `pages/admin_center/roles.json`) */
+  file?: string;
+  /** the values of an enum file (undefined when there is none) */
+  enumValues?: (id: string) => unknown[] | undefined;
+}
+
+/** The folders whose first sub-folder names the module of the pages and forms in it. */
+const MODULE_FOLDERS = new Set(['pages', 'forms']);
+
 /** Fills the defaults into a page or form (in place). */
-export function applyDefaults(doc: Record<string, unknown>): void {
+export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext = {}): void {
+  if (doc.kind === undefined || doc.kind === 'enum') return;
+  doc.schemaVersion ??= CURRENT_SCHEMA_VERSION;
+  const [top, module, rest] = (ctx.file ?? '').split('/');
+  if (MODULE_FOLDERS.has(top) && module && rest !== undefined) doc.module ??= module;
   if (isObject(doc.filters)) {
     doc.filters.type ??= 'object';
     const ranges: string[] = [];
-    fieldDefaults(doc.filters, true, ranges);
+    fieldDefaults(doc.filters, true, ranges, ctx);
     if (ranges.length) splitRanges(doc, ranges);
   }
   if (doc.kind === 'form' && isObject(doc.schema)) {
     doc.schema.type ??= 'object';
-    fieldDefaults(doc.schema, false, []);
+    fieldDefaults(doc.schema, false, [], ctx);
   }
   if (doc.kind === 'list' && Array.isArray(doc.columns)) {
     for (const c of doc.columns) if (isObject(c)) columnDefaults(c);
   }
+  if (doc.kind === 'list' && Array.isArray(doc.rowActions)) {
+    for (const a of doc.rowActions) if (isObject(a)) rowActionDefaults(a);
+  }
+  for (const list of ACTION_LISTS) {
+    if (Array.isArray(doc[list])) for (const a of doc[list]) if (isObject(a) && REFRESHING.has(String(a.type))) a.refresh ??= true;
+  }
+  if (doc.kind === 'detail' && Array.isArray(doc.sections)) {
+    for (const sec of doc.sections) if (isObject(sec) && Array.isArray(sec.items)) for (const it of sec.items) if (isObject(it)) enumWidget(it);
+  }
+  if (doc.kind === 'form' && doc.presentation === undefined) {
+    doc.presentation = Object.values(isObject(doc.modes) ? doc.modes : {}).some((m) => isObject(m) && m.route !== undefined) ? 'page' : 'modal';
+  }
 }
 
-function fieldDefaults(node: Record<string, unknown>, filter: boolean, ranges: string[]): void {
+/** The action lists of a page. */
+const ACTION_LISTS = ['toolbar', 'rowActions', 'batchActions', 'actions'];
+/** Actions that reload the page after they succeed unless they say `"refresh": false`. */
+const REFRESHING = new Set(['openForm', 'request', 'upload']);
+
+/** A column or detail item with an enum and no widget shows it as an EnumTag. */
+function enumWidget(c: Record<string, unknown>): void {
+  if (c.enum !== undefined && c.widget === undefined) c.widget = 'EnumTag';
+}
+
+/** A row's own action names the row: a request sends its id, a form opened to edit or view gets it. */
+const ROW_ID = { id: '{{ record.id }}' };
+
+function rowActionDefaults(a: Record<string, unknown>): void {
+  if (a.type === 'request' && a.body === undefined) a.body = { ...ROW_ID };
+  if (a.type === 'openForm' && a.mode !== 'add' && a.params === undefined) a.params = { ...ROW_ID };
+}
+
+function fieldDefaults(node: Record<string, unknown>, filter: boolean, ranges: string[], ctx: DefaultsContext): void {
   if (isObject(node.properties)) {
     for (const [name, f] of Object.entries(node.properties)) {
       if (!isObject(f)) continue;
-      fieldDefault(f, filter);
+      fieldDefault(f, filter, ctx);
       if (f.range === true) {
         delete f.range;
         ranges.push(name);
       }
-      fieldDefaults(f, filter, ranges);
+      fieldDefaults(f, filter, ranges, ctx);
     }
   }
-  if (isObject(node.items)) fieldDefaults(node.items, filter, ranges);
+  if (isObject(node.items)) fieldDefaults(node.items, filter, ranges, ctx);
 }
 
-function fieldDefault(f: Record<string, unknown>, filter: boolean): void {
+function fieldDefault(f: Record<string, unknown>, filter: boolean, ctx: DefaultsContext): void {
   if (f.type === 'range') {
     f.type = 'array';
     f['x-component'] ??= 'DatePicker.RangePicker';
@@ -110,6 +167,11 @@ function fieldDefault(f: Record<string, unknown>, filter: boolean): void {
   if (f.type === 'string' && f['x-component'] === undefined && !hasOptions) f['x-component'] = 'Input';
   const comp = f['x-component'];
   if (f.type === undefined && typeof comp === 'string' && TYPE_OF_WIDGET[comp]) f.type = TYPE_OF_WIDGET[comp];
+  if (f.type === undefined && hasOptions) {
+    const values = Array.isArray(f.enum) ? f.enum.map((o) => (isObject(o) ? o.value : o)) : ctx.enumValues?.(String(f['x-enum']));
+    const type = typeOfValues(values);
+    if (type) f.type = type;
+  }
   if (filter && typeof comp === 'string') {
     const clears = CLEARING_FILTERS.has(comp);
     const width = FILTER_WIDTH[comp];
@@ -130,6 +192,13 @@ function fieldDefault(f: Record<string, unknown>, filter: boolean): void {
   if (f['x-decorator'] === null) delete f['x-decorator'];
 }
 
+/** `number`, `string` or `boolean` when every value is one, else undefined (the field says its type). */
+function typeOfValues(values: unknown[] | undefined): string | undefined {
+  const types = new Set((values ?? []).map((v) => typeof v));
+  const [t] = types;
+  return types.size === 1 && (t === 'number' || t === 'string' || t === 'boolean') ? t : undefined;
+}
+
 /** A range filter `x` sends `x_from` / `x_to` (the page's own params of those names win). */
 function splitRanges(doc: Record<string, unknown>, names: readonly string[]): void {
   if (!isObject(doc.data)) return;
@@ -142,6 +211,7 @@ function splitRanges(doc: Record<string, unknown>, names: readonly string[]): vo
 }
 
 function columnDefaults(c: Record<string, unknown>): void {
+  enumWidget(c);
   if (c.width !== undefined || c.$ref !== undefined) return;
   const w = (typeof c.key === 'string' ? COLUMN_WIDTH.byKey[c.key] : undefined) ?? (typeof c.widget === 'string' ? COLUMN_WIDTH.byWidget[c.widget] : undefined);
   if (w !== undefined) c.width = w;

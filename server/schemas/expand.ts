@@ -181,7 +181,18 @@ export function expandDoc(
   };
 
   const expanded = walk(doc, { file, abs: absPath, pointer: '' }, []) as Record<string, unknown>;
-  if (opts.defaults !== false) applyDefaults(expanded);
+  if (opts.defaults !== false) {
+    const enumValues = (id: string): unknown[] | undefined => {
+      if (!/^[a-z0-9_]+$/.test(id)) return undefined;
+      try {
+        const items = (JSON.parse(read(path.join(schemasDir, 'enums', `${id}.json`)) ?? 'null') as { items?: Array<{ value: unknown }> } | null)?.items;
+        return Array.isArray(items) ? items.map((i) => i.value) : undefined;
+      } catch {
+        return undefined; // the enum check reports it
+      }
+    };
+    applyDefaults(expanded, { file: path.relative(schemasDir, absPath).split(path.sep).join('/'), enumValues });
+  }
   return { doc: expanded, problems, fragments: [...fragments].sort() };
 }
 

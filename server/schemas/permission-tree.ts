@@ -97,6 +97,8 @@ export function rawPageDocs(schemasDir: string): Array<{ file: string; kind: str
       else if (e.name.endsWith('.json')) {
         try {
           const doc = JSON.parse(readFileSync(abs, 'utf8')) as PageDoc;
+          // the header's default (server/schemas/defaults.ts): the module is the folder under pages/
+          doc.module ??= path.relative(path.join(schemasDir, 'pages'), abs).split(path.sep)[0];
           out.push({ file: path.relative(root, abs).split(path.sep).join('/'), kind: String(doc.kind), doc });
         } catch {
           // reported by the loader / the check

@@ -48,7 +48,7 @@ export const RequestAction = Type.Object(
     api: doc(ApiRef, 'the call: "METHOD path" of a server route under /api/admin/', ['POST role/delete']),
     body: Type.Optional(doc(ParamMap, 'request body: key → literal or "{{ expression }}"', [{ id: '{{ record.id }}' }])),
     successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.role.deleted'])),
-    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success (default true)', [false])),
   },
   opts,
 );
@@ -75,7 +75,7 @@ export const UploadAction = Type.Object(
     fieldName: Type.Optional(doc(Type.String(), 'multipart field name (default "file")', ['file'])),
     body: Type.Optional(doc(ParamMap, 'extra multipart fields: key → literal or "{{ expression }}"', [{ shop_id: '{{ params.id }}' }])),
     successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.shop.imported'])),
-    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success (default true)', [false])),
   },
   opts,
 );

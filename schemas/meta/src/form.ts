@@ -80,10 +80,12 @@ export const ModeSpec = Type.Object(
 export const FormSchema = Type.Object(
   {
     ...header('form'),
-    module: doc(ModuleName, 'the module the form belongs to', ['admin_center']),
+    module: Type.Optional(doc(ModuleName, 'the module the form belongs to; default: the folder it is in, schemas/forms/<module>/', ['admin_center'])),
     permission: Type.Optional(doc(PermissionKey, 'permission key needed to open the form in any mode', ['admin_center.admin.permission.role'])),
     title: doc(I18nKey, 'form title (i18n key)', ['admin.role.formTitle']),
-    presentation: doc(StringEnum(['page', 'modal', 'drawer']), 'shown as a page (own route), a modal or a drawer', ['modal']),
+    presentation: Type.Optional(
+      doc(StringEnum(['page', 'modal', 'drawer']), 'shown as a page (own route), a modal or a drawer. Default: page when a mode has a route, else modal', ['drawer']),
+    ),
     modes: doc(
       Type.Object(
         {
