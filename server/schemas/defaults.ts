@@ -22,14 +22,18 @@
  * The roots: `filters.type` and a form's `schema.type` are `"object"`.
  * The header: `schemaVersion` is 1 (CURRENT_SCHEMA_VERSION) and `module` the folder the file is in
  * (`schemas/pages/<module>/…`, `schemas/forms/<module>/…`).
- * Row actions (a list's `rowActions`): a `request` without `body` sends `{ "id": "{{ record.id }}" }`;
- * an `openForm` in mode `edit` or `view` without `params` passes the same (mode `add` passes none).
+ * Row actions (a list's `rowActions`): an `openForm` opens mode `edit` (in the toolbar: `add`; in a
+ * detail page's `actions`: `edit`); a
+ * `request` without `body` sends `{ "id": "{{ record.id }}" }`; an `openForm` in mode `edit` or
+ * `view` without `params` passes the same (mode `add` passes none). A batch `request` sends the
+ * selection as `ids` (`{{ selectedKeys }}`; with `selectAllMatching`, `ids` or the list's `filter`).
  * Actions (toolbar, rowActions, batchActions, a detail's actions): `openForm`, `request` and `upload`
  * reload the page after success (`refresh: true`) unless they say `false`.
  * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
  * column 170 px (COLUMN_WIDTH); other columns keep taking what is left. A column or detail item
  * with an `enum` and no `widget` is an `EnumTag`.
- * Forms: `presentation` is `page` when a mode has a `route`, else `modal`.
+ * Forms: `presentation` is `page` when a mode has a `route`, else `modal`; a mode's `title` is the
+ * form's `title`.
  */
 import { CURRENT_SCHEMA_VERSION } from '../../schemas/meta/src/constants.js';
 
@@ -99,14 +103,20 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
   if (doc.kind === 'list' && Array.isArray(doc.columns)) {
     for (const c of doc.columns) if (isObject(c)) columnDefaults(c);
   }
-  if (doc.kind === 'list' && Array.isArray(doc.rowActions)) {
-    for (const a of doc.rowActions) if (isObject(a)) rowActionDefaults(a);
+  if (doc.kind === 'list') {
+    for (const a of actionsOf(doc.toolbar)) if (a.type === 'openForm') a.mode ??= 'add';
+    for (const a of actionsOf(doc.rowActions)) rowActionDefaults(a);
+    for (const a of actionsOf(doc.batchActions)) if (a.type === 'request') batchBody(a, doc.selectAllMatching === true);
   }
   for (const list of ACTION_LISTS) {
     if (Array.isArray(doc[list])) for (const a of doc[list]) if (isObject(a) && REFRESHING.has(String(a.type))) a.refresh ??= true;
   }
+  if (doc.kind === 'detail') for (const a of actionsOf(doc.actions)) if (a.type === 'openForm') a.mode ??= 'edit';
   if (doc.kind === 'detail' && Array.isArray(doc.sections)) {
     for (const sec of doc.sections) if (isObject(sec) && Array.isArray(sec.items)) for (const it of sec.items) if (isObject(it)) enumWidget(it);
+  }
+  if (doc.kind === 'form' && isObject(doc.modes)) {
+    for (const m of Object.values(doc.modes)) if (isObject(m) && doc.title !== undefined) m.title ??= doc.title;
   }
   if (doc.kind === 'form' && doc.presentation === undefined) {
     doc.presentation = Object.values(isObject(doc.modes) ? doc.modes : {}).some((m) => isObject(m) && m.route !== undefined) ? 'page' : 'modal';
@@ -126,7 +136,20 @@ function enumWidget(c: Record<string, unknown>): void {
 /** A row's own action names the row: a request sends its id, a form opened to edit or view gets it. */
 const ROW_ID = { id: '{{ record.id }}' };
 
+const actionsOf = (list: unknown): Array<Record<string, unknown>> => (Array.isArray(list) ? list.filter(isObject) : []);
+
+/** The selection a batch request sends: the selected rows' keys, or the list's filter when all matching rows are selected. */
+function batchBody(a: Record<string, unknown>, allMatching: boolean): void {
+  const body = isObject(a.body) ? a.body : {};
+  if (allMatching) {
+    body.ids ??= '{{ allMatching ? undefined : selectedKeys }}';
+    body.filter ??= '{{ allMatching ? matchFilter : undefined }}';
+  } else body.ids ??= '{{ selectedKeys }}';
+  a.body = body;
+}
+
 function rowActionDefaults(a: Record<string, unknown>): void {
+  if (a.type === 'openForm') a.mode ??= 'edit';
   if (a.type === 'request' && a.body === undefined) a.body = { ...ROW_ID };
   if (a.type === 'openForm' && a.mode !== 'add' && a.params === undefined) a.params = { ...ROW_ID };
 }

@@ -30,7 +30,7 @@ export const OpenFormAction = Type.Object(
     ...base,
     type: type('openForm', 'open a form schema (page, modal or drawer)'),
     form: doc(SchemaId, 'id of a `form` schema', ['admin_center.role_form']),
-    mode: doc(FormMode, 'the form mode to open', ['edit']),
+    mode: Type.Optional(doc(FormMode, 'the form mode to open. Default: add in a toolbar, edit in a row (rowActions) and in a detail page', ['view'])),
     /** params handed to the form (its load call and submit mapping see them as `params`) */
     params: Type.Optional(doc(ParamMap, 'params handed to the form (its load call and submit mapping see them as `params`)', [{ id: '{{ record.id }}' }])),
     /** initial values without a load call, e.g. "{{ record }}" */

@@ -67,7 +67,7 @@ export const Then = Type.Object(
 
 export const ModeSpec = Type.Object(
   {
-    title: Type.Optional(doc(I18nKey, 'title in this mode (i18n key)', ['admin.role.editTitle'])),
+    title: Type.Optional(doc(I18nKey, 'title in this mode (i18n key); default: the form\'s title', ['admin.role.editTitle'])),
     route: Type.Optional(doc(RoutePath, 'route of a page form in this mode (in the permission manifest)', ['/admin_center/authCenter/role/edit/:id'])),
     permission: Type.Optional(doc(PermissionKey, 'permission key needed for this mode', ['admin_center.admin.permission.role.update'])),
     /** overrides the form's load call for this mode */

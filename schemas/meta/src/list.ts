@@ -71,9 +71,9 @@ export const ListSchema = Type.Object(
     /** how many filters show before the rest fold behind "more filters" (default 6; false: never fold) */
     filtersShown: Type.Optional(doc(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(false)]), 'how many filters show before the rest fold behind "more filters" (default 6; false: never fold)', [4])),
     columns: doc(Type.Array(Column, { minItems: 1 }), 'the table columns, in order', [[{ key: 'name', title: 'admin.role.name' }]]),
-    toolbar: Type.Optional(doc(ActionList, 'buttons above the table', [[{ key: 'add', type: 'openForm', label: 'common.add', form: 'admin_center.role_form', mode: 'add' }]])),
-    rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row). Defaults: a request without body sends { id: record.id }; an openForm in mode edit / view without params passes the same', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
-    batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows (`selection`)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
+    toolbar: Type.Optional(doc(ActionList, 'buttons above the table (an openForm opens mode add unless it says otherwise)', [[{ key: 'add', type: 'openForm', label: 'common.add', form: 'admin_center.role_form', mode: 'add' }]])),
+    rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row). Defaults: an openForm opens mode edit; a request without body sends { id: record.id }; an openForm in mode edit / view without params passes the same', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
+    batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows. Default body of a request: ids = selectedKeys (with selectAllMatching: ids, or filter = matchFilter when all matching rows are selected)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
     rowSelection: Type.Optional(doc(StringEnum(['checkbox', 'radio']), 'rows can be selected (needed by batchActions)', ['checkbox'])),
     selectAllMatching: Type.Optional(
       doc(
