@@ -22,13 +22,15 @@
  * The roots: `filters.type` and a form's `schema.type` are `"object"`.
  * The header: `schemaVersion` is 1 (CURRENT_SCHEMA_VERSION) and `module` the folder the file is in
  * (`schemas/pages/<module>/…`, `schemas/forms/<module>/…`).
- * Row actions (a list's `rowActions`): an `openForm` opens mode `edit` (in the toolbar: `add`; in a
- * detail page's `actions`: `edit`); a
+ * Row actions (a list's `rowActions`, and a detail page's `actions`, whose `record` is the page's):
+ * an `openForm` opens mode `edit` (in the toolbar: `add`); a
  * `request` without `body` sends `{ "id": "{{ record.id }}" }`; an `openForm` in mode `edit` or
  * `view` without `params` passes the same (mode `add` passes none). A batch `request` sends the
  * selection as `ids` (`{{ selectedKeys }}`; with `selectAllMatching`, `ids` or the list's `filter`).
  * Actions (toolbar, rowActions, batchActions, a detail's actions): `openForm`, `request` and `upload`
- * reload the page after success (`refresh: true`) unless they say `false`.
+ * reload the page after success (`refresh: true`) unless they say `false`; an action without a
+ * `permission` has the page's (whoever sees the page holds it, so it shows as before; the grant
+ * table and the permission-reach check already took the page's key for it).
  * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
  * column 170 px (COLUMN_WIDTH); other columns keep taking what is left. A column or detail item
  * with an `enum` and no `widget` is an `EnumTag`.
@@ -109,9 +111,14 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
     for (const a of actionsOf(doc.batchActions)) if (a.type === 'request') batchBody(a, doc.selectAllMatching === true);
   }
   for (const list of ACTION_LISTS) {
-    if (Array.isArray(doc[list])) for (const a of doc[list]) if (isObject(a) && REFRESHING.has(String(a.type))) a.refresh ??= true;
+    for (const a of actionsOf(doc[list])) {
+      if (REFRESHING.has(String(a.type))) a.refresh ??= true;
+      // whoever sees the page holds its key: an action without its own is as visible as the page
+      if (typeof doc.permission === 'string') a.permission ??= doc.permission;
+    }
   }
-  if (doc.kind === 'detail') for (const a of actionsOf(doc.actions)) if (a.type === 'openForm') a.mode ??= 'edit';
+  // a detail page's actions act on its record as a row action on its row
+  if (doc.kind === 'detail') for (const a of actionsOf(doc.actions)) rowActionDefaults(a);
   if (doc.kind === 'detail' && Array.isArray(doc.sections)) {
     for (const sec of doc.sections) if (isObject(sec) && Array.isArray(sec.items)) for (const it of sec.items) if (isObject(it)) enumWidget(it);
   }

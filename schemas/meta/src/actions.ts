@@ -6,7 +6,7 @@ const base = {
   key: doc(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), 'unique within its action list', ['delete']),
   label: doc(I18nKey, 'button text (i18n key)', ['admin.role.delete']),
   icon: Type.Optional(doc(Type.String(), '@ant-design/icons name', ['PlusOutlined'])),
-  permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key', ['admin_center.admin.permission.role.delete'])),
+  permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key; default: the page\'s permission (shown to whoever may open the page)', ['admin_center.admin.permission.role.delete'])),
   visible: Type.Optional(doc(Condition, 'shown when true (expression over record, selection, …)', ['{{ record.status === 1 }}'])),
   disabled: Type.Optional(doc(Condition, 'disabled when true', ['{{ selection.length === 0 }}'])),
   danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button', [true])),
