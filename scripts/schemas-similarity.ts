@@ -25,7 +25,7 @@ export async function main(argv: string[] = process.argv.slice(2), dir = root, l
   const median = typicalList.length ? typicalList[Math.floor(typicalList.length / 2)] : 0;
   // every list page, whatever its file name
   const lists = current
-    .filter((f) => /"kind":\s*"list"/.test(f.text))
+    .filter((f) => /"kind":\s*"list"|"\$schema":\s*"[^"]*\/list\.schema\.json"/.test(f.text))
     .map((f) => ({ file: f.file, lines: lineCount(f.text) }))
     .sort((a, b) => b.lines - a.lines);
   log(

@@ -16,7 +16,8 @@
  * Object keys compare in any order except the fields under `properties` (their order is the
  * form's). So no `version` needs raising. Idempotent: a second run changes nothing. The header
  * keys (`$schema` … `title`) are never touched; the rest is written back with the schemas'
- * formatting, unchanged parts byte for byte (json-layout.ts).
+ * formatting (json-layout.ts, with `reflow`: a value that fits in 110 columns sits on one line,
+ * nothing already on one line is split), the header lines as written.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,8 +32,8 @@ const isObject = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' &
 /** The shared shop filter (a list fragment): file under schemas/, JSON pointer. */
 export const SHOP_FILTER = { file: 'fragments/pages/filters.json', pointer: '/filters/properties/shop_id' };
 
-/** Top-level keys tidy never touches (codemods and people read them as written); `schemaVersion` and `module` have defaults. */
-const HEADER = new Set(['$schema', 'id', 'kind', 'version', 'routes', 'permission', 'menu', 'title']);
+/** Top-level keys tidy never touches (codemods and people read them as written); `kind`, `schemaVersion` and `module` have defaults. */
+const HEADER = new Set(['$schema', 'id', 'version', 'routes', 'permission', 'menu', 'title']);
 /** Tried first, so the type stays and the widget its default gives goes. */
 const FIRST = ['x-component', 'x-decorator'];
 
@@ -132,7 +133,7 @@ export async function tidySchemas(root: string): Promise<TidyResult> {
     };
     prune(doc, true);
     if (isFragment) texts.set(file, JSON.stringify(doc));
-    const text = writeLike(source, doc);
+    const text = writeLike(source, doc, true);
     if (text !== source) {
       result.changed.set(file, text);
       result.values.set(file, { before: leafCount(JSON.parse(source)), after: leafCount(doc) });

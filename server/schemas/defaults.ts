@@ -15,13 +15,15 @@
  *  - without `type`: the type its widget holds (TYPE_OF_WIDGET: Input → string, NumberPicker →
  *    number, Switch → boolean, DatePicker.RangePicker → array, RemoteSelect → number …), else,
  *    with options (`x-enum` or an inline `enum`), the type of their values when they all have one;
+ *  - an `Input.TextArea` without `rows` or `autoSize` has `rows: 2` (the HTML default);
  *  - in `filters`, an `Input` or `Select` clears (`x-component-props.allowClear: true`);
  *  - in `filters`, a widget of FILTER_WIDTH has that width (`x-component-props.style.width`);
  *  - `x-decorator: "FormItem"` on a non-void field with a widget, except array containers;
  *    `"x-decorator": null` asks for none.
  * The roots: `filters.type` and a form's `schema.type` are `"object"`.
- * The header: `schemaVersion` is 1 (CURRENT_SCHEMA_VERSION) and `module` the folder the file is in
- * (`schemas/pages/<module>/…`, `schemas/forms/<module>/…`).
+ * The header: `kind` is the one `$schema` names (`…/meta/list.schema.json` → `list`), `schemaVersion`
+ * is 1 (CURRENT_SCHEMA_VERSION) and `module` the folder the file is in (`schemas/pages/<module>/…`,
+ * `schemas/forms/<module>/…`).
  * Row actions (a list's `rowActions`, and a detail page's `actions`, whose `record` is the page's):
  * an `openForm` opens mode `edit` (in the toolbar: `add`); a
  * `request` without `body` sends `{ "id": "{{ record.id }}" }`; an `openForm` in mode `edit` or
@@ -34,6 +36,7 @@
  * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
  * column 170 px (COLUMN_WIDTH); other columns keep taking what is left. A column or detail item
  * with an `enum` and no `widget` is an `EnumTag`.
+ * `refreshWhile.intervalMs` is 2000 (the runtime's default).
  * Forms: `presentation` is `page` when a mode has a `route`, else `modal`; a mode's `title` is the
  * form's `title`.
  */
@@ -59,6 +62,9 @@ export const TYPE_OF_WIDGET: Readonly<Record<string, string>> = {
   ArrayTable: 'array',
   RemoteSelect: 'number',
 };
+
+/** The quiet reload interval of `refreshWhile` (src/runtime/controllers/use-refresh-while.ts DEFAULT_REFRESH_MS). */
+export const REFRESH_INTERVAL_MS = 2000;
 
 /** Filter widgets that clear by default (allowClear). */
 export const CLEARING_FILTERS: ReadonlySet<string> = new Set(['Input', 'Select']);
@@ -86,8 +92,20 @@ export interface DefaultsContext {
 /** The folders whose first sub-folder names the module of the pages and forms in it. */
 const MODULE_FOLDERS = new Set(['pages', 'forms']);
 
+/** The kinds a `$schema` path may name (`…/meta/<kind>.schema.json`). */
+const KINDS = new Set(['list', 'form', 'detail', 'tabs', 'enum']);
+
+/** A document's kind: its own `kind`, else the one its `$schema` names (undefined when neither says). */
+export function kindOf(doc: Record<string, unknown>): string | undefined {
+  if (typeof doc.kind === 'string') return doc.kind;
+  const m = typeof doc.$schema === 'string' ? /(?:^|\/)([a-z]+)\.schema\.json$/.exec(doc.$schema) : null;
+  return m && KINDS.has(m[1]) ? m[1] : undefined;
+}
+
 /** Fills the defaults into a page or form (in place). */
 export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext = {}): void {
+  const kind = kindOf(doc);
+  if (kind !== undefined) doc.kind = kind;
   if (doc.kind === undefined || doc.kind === 'enum') return;
   doc.schemaVersion ??= CURRENT_SCHEMA_VERSION;
   const [top, module, rest] = (ctx.file ?? '').split('/');
@@ -122,6 +140,7 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
   if (doc.kind === 'detail' && Array.isArray(doc.sections)) {
     for (const sec of doc.sections) if (isObject(sec) && Array.isArray(sec.items)) for (const it of sec.items) if (isObject(it)) enumWidget(it);
   }
+  if (isObject(doc.refreshWhile)) doc.refreshWhile.intervalMs ??= REFRESH_INTERVAL_MS;
   if (doc.kind === 'form' && isObject(doc.modes)) {
     for (const m of Object.values(doc.modes)) if (isObject(m) && doc.title !== undefined) m.title ??= doc.title;
   }
@@ -197,6 +216,12 @@ function fieldDefault(f: Record<string, unknown>, filter: boolean, ctx: Defaults
   if (f.type === 'string' && f['x-component'] === undefined && !hasOptions) f['x-component'] = 'Input';
   const comp = f['x-component'];
   if (f.type === undefined && typeof comp === 'string' && TYPE_OF_WIDGET[comp]) f.type = TYPE_OF_WIDGET[comp];
+  if (comp === 'Input.TextArea') {
+    // a textarea's own default height (HTML rows 2), said so the served schema shows it
+    const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
+    if (props.autoSize === undefined) props.rows ??= 2;
+    f['x-component-props'] = props;
+  }
   if (f.type === undefined && hasOptions) {
     const values = Array.isArray(f.enum) ? f.enum.map((o) => (isObject(o) ? o.value : o)) : ctx.enumValues?.(String(f['x-enum']));
     const type = typeOfValues(values);

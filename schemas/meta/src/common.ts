@@ -98,7 +98,10 @@ export function header<K extends string>(kind: K) {
       kind === 'enum'
         ? doc(EnumId, 'enum id: the file name in schemas/enums without .json', ['task_status'])
         : doc(SchemaId, 'schema id, unique over all files: `module_or_area.name`', ['admin_center.role_list']),
-    kind: doc(Type.Literal(kind), 'the kind of this file; must match its meta-schema', [kind]),
+    kind:
+      kind === 'enum'
+        ? doc(Type.Literal(kind), 'the kind of this file; must match its meta-schema', [kind])
+        : Type.Optional(doc(Type.Literal(kind), 'the kind of this file; default: the one its $schema names, so pages and forms leave it out', [kind])),
     schemaVersion:
       kind === 'enum'
         ? doc(Type.Integer({ minimum: 1 }), 'language version (the runtime supports SUPPORTED_SCHEMA_VERSIONS, today 1)', [1])
