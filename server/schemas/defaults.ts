@@ -15,9 +15,12 @@
  *  - without `type`: the type its widget holds (TYPE_OF_WIDGET: Input → string, NumberPicker →
  *    number, Switch → boolean, DatePicker.RangePicker → array, RemoteSelect → number …), else,
  *    with options (`x-enum` or an inline `enum`), the type of their values when they all have one;
+ *  - a `RemoteSelect` of `GET shop-list` (the shop picker) has `params: { env: "all" }` and
+ *    `labelKey: "label"` (the session's shop list);
  *  - an `Input.TextArea` without `rows` or `autoSize` has `rows: 2` (the HTML default);
  *  - in `filters`, an `Input` or `Select` clears (`x-component-props.allowClear: true`);
- *  - in `filters`, a widget of FILTER_WIDTH has that width (`x-component-props.style.width`);
+ *  - in `filters`, a widget of FILTER_WIDTH has that width (`x-component-props.style.width`:
+ *    RemoteSelect 220, Select 120; `"auto"` for the widget's own);
  *  - `x-decorator: "FormItem"` on a non-void field with a widget, except array containers;
  *    `"x-decorator": null` asks for none.
  * The roots: `filters.type` and a form's `schema.type` are `"object"`.
@@ -28,14 +31,17 @@
  * an `openForm` opens mode `edit` (in the toolbar: `add`); a
  * `request` without `body` sends `{ "id": "{{ record.id }}" }`; an `openForm` in mode `edit` or
  * `view` without `params` passes the same (mode `add` passes none). A batch `request` sends the
- * selection as `ids` (`{{ selectedKeys }}`; with `selectAllMatching`, `ids` or the list's `filter`).
+ * selection as `ids` (`{{ selectedKeys }}`; with `selectAllMatching`, `ids` or the list's `filter`);
+ * the standard batch keys (batchStart, batchPause, batchStop, batchDelete) ask `runtime.list.<key>Confirm`
+ * and report `runtime.list.batchDone`.
  * Actions (toolbar, rowActions, batchActions, a detail's actions): `openForm`, `request` and `upload`
  * reload the page after success (`refresh: true`) unless they say `false`; an action without a
  * `permission` has the page's (whoever sees the page holds it, so it shows as before; the grant
- * table and the permission-reach check already took the page's key for it).
+ * table and the permission-reach check already took the page's key for it); an action keyed
+ * `delete` / `batchDelete` is `danger` and the toolbar's `add` is `primary`.
  * Columns (a list's `columns`): without `width`, the `id` column is 80 px wide and a `DateTime`
  * column 170 px (COLUMN_WIDTH); other columns keep taking what is left. A column or detail item
- * with an `enum` and no `widget` is an `EnumTag`.
+ * with an `enum` and no `widget` is an `EnumTag`; one whose key ends in `_at` a `DateTime`.
  * `refreshWhile.intervalMs` is 2000 (the runtime's default).
  * Forms: `presentation` is `page` when a mode has a `route`, else `modal`; a mode's `title` is the
  * form's `title`.
@@ -66,11 +72,14 @@ export const TYPE_OF_WIDGET: Readonly<Record<string, string>> = {
 /** The quiet reload interval of `refreshWhile` (src/runtime/controllers/use-refresh-while.ts DEFAULT_REFRESH_MS). */
 export const REFRESH_INTERVAL_MS = 2000;
 
+/** The shop picker's call: a RemoteSelect naming this api gets these params and label key. */
+export const SHOP_LIST = { api: 'GET shop-list', params: { env: 'all' }, labelKey: 'label' } as const;
+
 /** Filter widgets that clear by default (allowClear). */
 export const CLEARING_FILTERS: ReadonlySet<string> = new Set(['Input', 'Select']);
 
 /** Width in px of a filter widget that does not say its own (x-component-props.style.width). */
-export const FILTER_WIDTH: Readonly<Record<string, number>> = { RemoteSelect: 220 };
+export const FILTER_WIDTH: Readonly<Record<string, number>> = { RemoteSelect: 220, Select: 120 };
 
 /** Width in px of a `range` filter that does not say its own. */
 export const RANGE_FILTER_WIDTH = 260;
@@ -133,6 +142,8 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
       if (REFRESHING.has(String(a.type))) a.refresh ??= true;
       // whoever sees the page holds its key: an action without its own is as visible as the page
       if (typeof doc.permission === 'string') a.permission ??= doc.permission;
+      if (DANGER_KEYS.has(String(a.key))) a.danger ??= true;
+      if (list === 'toolbar' && a.key === 'add') a.primary ??= true;
     }
   }
   // a detail page's actions act on its record as a row action on its row
@@ -151,21 +162,35 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
 
 /** The action lists of a page. */
 const ACTION_LISTS = ['toolbar', 'rowActions', 'batchActions', 'actions'];
+/** Action keys that destroy: their buttons are red (`danger`) unless they say `false`. */
+const DANGER_KEYS = new Set(['delete', 'batchDelete']);
 /** Actions that reload the page after they succeed unless they say `"refresh": false`. */
 const REFRESHING = new Set(['openForm', 'request', 'upload']);
 
-/** A column or detail item with an enum and no widget shows it as an EnumTag. */
+/** A column or detail item with an enum and no widget shows it as an EnumTag; a time (key `…_at`) as a DateTime. */
 function enumWidget(c: Record<string, unknown>): void {
-  if (c.enum !== undefined && c.widget === undefined) c.widget = 'EnumTag';
+  if (c.widget !== undefined) return;
+  if (c.enum !== undefined) c.widget = 'EnumTag';
+  else if (typeof c.key === 'string' && TIME_KEY.test(c.key)) c.widget = 'DateTime';
 }
+
+/** Keys of times (`created_at`, `finished_at` …): shown as DateTime unless the column says otherwise. */
+const TIME_KEY = /_at$/;
 
 /** A row's own action names the row: a request sends its id, a form opened to edit or view gets it. */
 const ROW_ID = { id: '{{ record.id }}' };
 
 const actionsOf = (list: unknown): Array<Record<string, unknown>> => (Array.isArray(list) ? list.filter(isObject) : []);
 
+/** Batch actions the runtime has texts for (runtime.list.<key>, …Confirm, batchDone). */
+const STANDARD_BATCH = new Set(['batchStart', 'batchPause', 'batchStop', 'batchDelete']);
+
 /** The selection a batch request sends: the selected rows' keys, or the list's filter when all matching rows are selected. */
 function batchBody(a: Record<string, unknown>, allMatching: boolean): void {
+  if (STANDARD_BATCH.has(String(a.key))) {
+    a.confirm ??= `runtime.list.${String(a.key)}Confirm`;
+    a.successMessage ??= 'runtime.list.batchDone';
+  }
   const body = isObject(a.body) ? a.body : {};
   if (allMatching) {
     body.ids ??= '{{ allMatching ? undefined : selectedKeys }}';
@@ -216,6 +241,11 @@ function fieldDefault(f: Record<string, unknown>, filter: boolean, ctx: Defaults
   if (f.type === 'string' && f['x-component'] === undefined && !hasOptions) f['x-component'] = 'Input';
   const comp = f['x-component'];
   if (f.type === undefined && typeof comp === 'string' && TYPE_OF_WIDGET[comp]) f.type = TYPE_OF_WIDGET[comp];
+  if (comp === 'RemoteSelect' && isObject(f['x-component-props']) && f['x-component-props'].api === SHOP_LIST.api) {
+    // the shop picker: every one reads the session's shop list (src/runtime/session-data.ts)
+    f['x-component-props'].params ??= { ...SHOP_LIST.params };
+    f['x-component-props'].labelKey ??= SHOP_LIST.labelKey;
+  }
   if (comp === 'Input.TextArea') {
     // a textarea's own default height (HTML rows 2), said so the served schema shows it
     const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};

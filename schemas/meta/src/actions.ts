@@ -9,8 +9,8 @@ const base = {
   permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key; default: the page\'s permission (shown to whoever may open the page)', ['admin_center.admin.permission.role.delete'])),
   visible: Type.Optional(doc(Condition, 'shown when true (expression over record, selection, …)', ['{{ record.status === 1 }}'])),
   disabled: Type.Optional(doc(Condition, 'disabled when true', ['{{ selection.length === 0 }}'])),
-  danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button', [true])),
-  primary: Type.Optional(doc(Type.Boolean(), 'primary (filled) button', [true])),
+  danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button; default true for the keys delete and batchDelete', [true])),
+  primary: Type.Optional(doc(Type.Boolean(), 'primary (filled) button; default true for the toolbar\'s add', [true])),
   confirm: Type.Optional(doc(I18nKey, 'ask this question (i18n key) before acting', ['admin.role.confirmDelete'])),
   tooltip: Type.Optional(doc(I18nKey, 'hover text (i18n key)', ['admin.role.deleteTip'])),
 };

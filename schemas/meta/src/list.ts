@@ -11,7 +11,7 @@ export const Column = Type.Object(
     /** dotted path into the row (default: key) */
     dataIndex: Type.Optional(doc(Type.String(), 'dotted path into the row (default: key)', ['shop.name'])),
     /** display widget from the registry (default: plain text) */
-    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: EnumTag with an enum, else plain text)', ['DateTime'])),
+    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: EnumTag with an enum, DateTime for a key ending in _at, else plain text)', ['DateTime'])),
     widgetProps: Type.Optional(doc(Props, 'props of the display widget', [{ format: 'YYYY-MM-DD HH:mm' }])),
     enum: Type.Optional(doc(EnumRef, 'enum id in schemas/enums: shows the label (and colour) of the value', ['policy_channel'])),
     width: Type.Optional(doc(Type.Integer({ minimum: 24 }), 'column width in px. Default: 80 for the `id` column, 170 for a DateTime column; else none (the column takes what is left)', [160])),
