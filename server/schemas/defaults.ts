@@ -9,7 +9,7 @@
  *  - `"type": "range"` is a date range: `type: "array"`, `x-component: "DatePicker.RangePicker"`;
  *    in `filters` it is 260 px wide (RANGE_FILTER_WIDTH) and sends `<name>_from` / `<name>_to`
  *    (`{{ filters.<name>[0] }}` / `[1]`) in `data.params`, unless the page names those itself;
- *  - with an `x-enum` and no `x-component`: `Select`;
+ *  - with options (an `x-enum` or an inline `enum`) and no `x-component`: `Select`;
  *  - without `type`, `x-component`, `x-enum`, `enum`, `properties` and `items`: `type: "string"`;
  *  - `type: "string"` without `x-component` (and no `x-enum` / `enum`): `Input`;
  *  - without `type`: the type its widget holds (TYPE_OF_WIDGET: Input → string, NumberPicker →
@@ -234,7 +234,7 @@ function fieldDefault(f: Record<string, unknown>, filter: boolean, ctx: Defaults
     }
   }
   const hasOptions = f['x-enum'] !== undefined || f.enum !== undefined;
-  if (f['x-enum'] !== undefined && f['x-component'] === undefined) f['x-component'] = 'Select';
+  if (hasOptions && f['x-component'] === undefined) f['x-component'] = 'Select';
   if (f.type === undefined && f['x-component'] === undefined && !hasOptions && f.properties === undefined && f.items === undefined) {
     f.type = 'string';
   }
