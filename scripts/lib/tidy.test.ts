@@ -15,6 +15,7 @@ afterEach(() => {
 const PAGE = 'schemas/pages/demo/a.list.json';
 const COLS = 'schemas/fragments/pages/cols.json';
 const ORPHAN = 'schemas/fragments/pages/orphan.json';
+const SHOP = 'schemas/fragments/pages/filters.json';
 
 function tree(): string {
   dir = mkdtempSync(path.join(tmpdir(), 'tidy-'));
@@ -46,7 +47,7 @@ function tree(): string {
     },
     [COLS]: { $schema: '../../meta/page-fragment.schema.json', columns: [{ key: 'created_at', title: 'demo.a.at', widget: 'DateTime', width: 170 }] },
     [ORPHAN]: { $schema: '../../meta/page-fragment.schema.json', columns: [{ key: 'id', title: 'demo.a.id', width: 80 }] },
-    'schemas/fragments/pages/filters.json': {
+    [SHOP]: {
       $schema: '../../meta/page-fragment.schema.json',
       filters: {
         properties: {
@@ -80,11 +81,13 @@ describe('schemas:tidy', () => {
     const root = tree();
     const before = served(root);
     const r = await tidyInPlace(root);
-    expect([...r.changed.keys()].sort()).toEqual([COLS, PAGE]);
+    // the shop filter fragment too, once the page uses it (the shop picker's params and label key are defaults)
+    expect([...r.changed.keys()].sort()).toEqual([COLS, SHOP, PAGE]);
+    expect(JSON.parse(readFileSync(path.join(root, SHOP), 'utf8')).filters.properties.shop_id['x-component-props']).toEqual({ api: 'GET shop-list', placeholder: 'shared.common.shopPh' });
     expect(served(root)).toBe(before);
     const page = JSON.parse(readFileSync(path.join(root, PAGE), 'utf8'));
-    // header kept (module and schemaVersion have defaults), the rest says only what differs
-    expect(Object.keys(page).slice(0, 4)).toEqual(['$schema', 'id', 'kind', 'version']);
+    // header kept (kind, module and schemaVersion have defaults), the rest says only what differs
+    expect(Object.keys(page).slice(0, 4)).toEqual(['$schema', 'id', 'version', 'title']);
     expect(page.data).toEqual({ api: 'GET a/list' });
     expect(page.filters).toEqual({
       properties: {
@@ -95,7 +98,8 @@ describe('schemas:tidy', () => {
     });
     expect(page.columns.slice(0, 2)).toEqual([{ key: 'id', title: 'demo.a.id' }, { key: 'name', title: 'demo.a.name', width: 133 }]);
     expect(page.rowActions).toEqual([{ key: 'delete', type: 'request', label: 'demo.a.delete', api: 'POST a/delete' }]);
-    expect(JSON.parse(readFileSync(path.join(root, COLS), 'utf8')).columns).toEqual([{ key: 'created_at', title: 'demo.a.at', widget: 'DateTime' }]);
+    // a *_at column is a 170 px DateTime by default
+    expect(JSON.parse(readFileSync(path.join(root, COLS), 'utf8')).columns).toEqual([{ key: 'created_at', title: 'demo.a.at' }]);
     // a fragment no page uses is not touched (nothing proves a removal safe)
     expect(JSON.parse(readFileSync(path.join(root, ORPHAN), 'utf8')).columns[0].width).toBe(80);
     // the compact formatting: what fits in 110 columns sits on one line

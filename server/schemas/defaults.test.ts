@@ -80,7 +80,8 @@ describe('schema language defaults (issue 22)', () => {
     expect((doc.schema as { type: string }).type).toBe('object');
     expect(p.name).toEqual({ title: 'a.b', type: 'string', 'x-component': 'Input', 'x-decorator': 'FormItem' });
     expect(p.grid['x-decorator']).toBeUndefined();
-    expect((p.grid.properties as Record<string, unknown>).note).toEqual({ 'x-component': 'Input.TextArea', type: 'string', 'x-decorator': 'FormItem' });
+    // a textarea says its HTML default height
+    expect((p.grid.properties as Record<string, unknown>).note).toEqual({ 'x-component': 'Input.TextArea', type: 'string', 'x-component-props': { rows: 2 }, 'x-decorator': 'FormItem' });
     expect(p.list).toMatchObject({ type: 'array' });
     expect(p.list['x-decorator']).toBeUndefined();
     expect(((p.list.items as { properties: Record<string, unknown> }).properties.v)).toEqual({ 'x-component': 'Switch', type: 'boolean' });
@@ -110,11 +111,11 @@ describe('schema language defaults (issue 22)', () => {
     const cols = doc.columns as Array<Record<string, unknown>>;
     expect(cols.map((c) => c.width)).toEqual([80, 170, 200, undefined, undefined]);
     expect(cols[3].widget).toBe('EnumTag');
-    expect(doc.toolbar).toEqual([{ key: 'add', type: 'openForm', form: 'f', mode: 'add', refresh: true }, { key: 'go', type: 'navigate', to: '/x' }]);
+    expect(doc.toolbar).toEqual([{ key: 'add', type: 'openForm', form: 'f', mode: 'add', refresh: true, primary: true }, { key: 'go', type: 'navigate', to: '/x' }]);
     expect(doc.rowActions).toEqual([
       { key: 'edit', type: 'openForm', form: 'f', mode: 'edit', params: { id: '{{ record.id }}' }, refresh: true },
       { key: 'copy', type: 'openForm', form: 'f', mode: 'add', refresh: true },
-      { key: 'delete', type: 'request', api: 'POST x/delete', body: { id: '{{ record.id }}' }, refresh: true },
+      { key: 'delete', type: 'request', api: 'POST x/delete', body: { id: '{{ record.id }}' }, refresh: true, danger: true },
       { key: 'stay', type: 'request', api: 'POST x/ping', body: {}, refresh: false },
     ]);
     expect((doc.batchActions as Array<{ body: unknown }>)[0].body).toEqual({
@@ -124,5 +125,29 @@ describe('schema language defaults (issue 22)', () => {
     });
     const plain = apply({ kind: 'list', columns: [], batchActions: [{ key: 'b', type: 'request', api: 'POST x/batch' }] });
     expect((plain.batchActions as Array<{ body: unknown }>)[0].body).toEqual({ ids: '{{ selectedKeys }}' });
+  });
+
+  it('kind from $schema, DateTime for *_at, the page key on actions, the shop picker, standard batch texts', () => {
+    const doc = apply({
+      $schema: '../../meta/list.schema.json',
+      permission: 'admin_center.demo.page',
+      selectAllMatching: true,
+      filters: { properties: { shop_id: { 'x-component': 'RemoteSelect', 'x-component-props': { api: 'GET shop-list' } } } },
+      columns: [{ key: 'finished_at', title: 'a.f' }, { key: 'when_at', title: 'a.w', widget: 'Text' }],
+      rowActions: [{ key: 'x', type: 'navigate', to: '/x' }, { key: 'y', type: 'navigate', to: '/y', permission: 'admin_center.demo.other' }],
+      batchActions: [{ key: 'batchStop', type: 'request', api: 'POST x/batch' }, { key: 'batchArchive', type: 'request', api: 'POST x/batch' }],
+    });
+    expect(doc.kind).toBe('list');
+    expect(doc.columns).toEqual([
+      { key: 'finished_at', title: 'a.f', widget: 'DateTime', width: 170 },
+      { key: 'when_at', title: 'a.w', widget: 'Text' },
+    ]);
+    expect((doc.rowActions as Array<{ permission: string }>).map((a) => a.permission)).toEqual(['admin_center.demo.page', 'admin_center.demo.other']);
+    const shop = (doc.filters as { properties: Record<string, Record<string, unknown>> }).properties.shop_id;
+    expect(shop['x-component-props']).toEqual({ api: 'GET shop-list', params: { env: 'all' }, labelKey: 'label', style: { width: 220 } });
+    const [stop, archive] = doc.batchActions as Array<Record<string, unknown>>;
+    expect(stop).toMatchObject({ confirm: 'runtime.list.batchStopConfirm', successMessage: 'runtime.list.batchDone', refresh: true });
+    expect(archive.confirm).toBeUndefined();
+    expect(archive.successMessage).toBeUndefined();
   });
 });

@@ -185,7 +185,9 @@ export function expandDoc(
     const enumValues = (id: string): unknown[] | undefined => {
       if (!/^[a-z0-9_]+$/.test(id)) return undefined;
       try {
-        const items = (JSON.parse(read(path.join(schemasDir, 'enums', `${id}.json`)) ?? 'null') as { items?: Array<{ value: unknown }> } | null)?.items;
+        // readers made for fragments only (a git ref's, the watch's) may not know enum files: then the folder's own
+        const file = path.join(schemasDir, 'enums', `${id}.json`);
+        const items = (JSON.parse(read(file) ?? fsFragmentReader(file) ?? 'null') as { items?: Array<{ value: unknown }> } | null)?.items;
         return Array.isArray(items) ? items.map((i) => i.value) : undefined;
       } catch {
         return undefined; // the enum check reports it

@@ -6,4 +6,4 @@
  * same check on the same document, so it skips it (and never downloads the validator). A client
  * of another build (a tab left open across a deploy) does not match and checks for itself.
  */
-export const SCHEMA_CHECK = '412b7fbc42aa6a24';
+export const SCHEMA_CHECK = 'd180f135b12f94c7';

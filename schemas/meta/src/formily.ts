@@ -82,7 +82,7 @@ export const FormilySchema = Type.Recursive(
         ),
         items: Type.Optional(doc(Self, 'schema of each entry of an array field', [{ type: 'object', properties: {} }])),
         'x-index': Type.Optional(doc(Type.Integer(), 'display order among its siblings', [1])),
-        'x-component': Type.Optional(doc(WidgetName, 'input or layout widget from the registry (src/contract/widget-names.ts). Default: Select with options (x-enum or enum), Input for a string field', ['Input'])),
+        'x-component': Type.Optional(doc(WidgetName, 'input or layout widget from the registry (src/widgets/names.ts). Default: Select with options (x-enum or enum), Input for a string field', ['Input'])),
         'x-component-props': Type.Optional(
           doc(Props, 'props of the widget; text values under TEXT_KEYS are i18n keys. Defaults in filters: allowClear true on Input and Select; style.width 220 on RemoteSelect, 120 on Select, 260 on a range', [
             { placeholder: 'admin.role.namePlaceholder' },
