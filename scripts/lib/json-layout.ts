@@ -10,8 +10,8 @@
 
 export const LINE_LIMIT = 110;
 
-/** The header keys of a page or form: written as they are, one key per line. */
-const HEADER_KEYS = new Set(['$schema', 'id', 'kind', 'schemaVersion', 'version', 'module', 'routes', 'permission', 'menu', 'title']);
+/** The header keys of a page or form: written as they are, one key per line (`routes` too, laid out by the rule like the body). */
+const HEADER_KEYS = new Set(['$schema', 'id', 'kind', 'schemaVersion', 'version', 'module', 'permission', 'menu', 'title']);
 
 type Json = unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
