@@ -26,7 +26,12 @@ function service(): LanguageService {
 }
 
 const ls = service();
-const source = readFileSync(path.join(root, PAGE), 'utf8');
+const committed = readFileSync(path.join(root, PAGE), 'utf8');
+/**
+ * The page with one widget named where the defaults would give it (schemas say only what differs,
+ * docs/schemas.md "Defaults", so the committed page names no x-component): a place to complete at.
+ */
+const source = committed.replace('"x-enum": "policy_source_type"', '"x-component": "Select", "x-enum": "policy_source_type"');
 
 /** The page with the `nth` occurrence of `"prop": "value"` given `replacement` as its value; the offset just inside its opening quote. */
 function edit(prop: string, value: string, replacement: string, nth = 0): { text: string; offset: number } {
@@ -64,16 +69,18 @@ async function errors(prop: string, value: string, wrong: string, nth = 0): Prom
 
 describe('editor support (vscode-json-languageservice on a real page)', () => {
   it('the page as committed has no diagnostics', async () => {
-    const { doc, json } = open(source);
-    expect((await ls.doValidation(doc, json)).map((d) => d.message)).toEqual([]);
+    for (const text of [committed, source]) {
+      const { doc, json } = open(text);
+      expect((await ls.doValidation(doc, json)).map((d) => d.message)).toEqual([]);
+    }
   });
 
   it('completes widget names at x-component and at a column widget', async () => {
-    const atField = await completions('x-component', 'Input');
+    const atField = await completions('x-component', 'Select');
     expect(atField).toContain('Input');
     expect(atField).toContain('Select');
     expect(atField).toContain('DatePicker.RangePicker');
-    expect(await completions('widget', 'DateTime')).toContain('EllipsisText');
+    expect(await completions('widget', 'EllipsisText')).toContain('DateTime');
   });
 
   it('completes enum ids at x-enum and at a column enum', async () => {
@@ -105,10 +112,10 @@ describe('editor support (vscode-json-languageservice on a real page)', () => {
 
   it('reports a wrong value at each position as an error that says what belongs there', async () => {
     // the message starts with the property's description, then says which list the value is not in
-    expect(await errors('x-component', 'Input', 'Inptu')).toEqual([
+    expect(await errors('x-component', 'Select', 'Inptu')).toEqual([
       expect.stringMatching(/^input or layout widget from the registry .*: unknown widget name, not in src\/widgets\/names\.ts; e\.g\. "Input"/),
     ]);
-    expect(await errors('widget', 'DateTime', 'Datetime')).toEqual([expect.stringMatching(/^display widget from the registry .*unknown widget name/)]);
+    expect(await errors('widget', 'EllipsisText', 'Datetime')).toEqual([expect.stringMatching(/^display widget from the registry .*unknown widget name/)]);
     expect(await errors('x-enum', 'policy_channel', 'policy_chanel')).toEqual([
       expect.stringMatching(/^enum id in schemas\/enums: options .*unknown enum id, not in a file in schemas\/enums/),
     ]);
@@ -152,7 +159,10 @@ describe('editor support in a fragment, given only the repo settings (.vscode/se
     schemas: settings['json.schemas'].map((s) => ({ uri: new URL(s.url, `${folder}/`).href, fileMatch: s.fileMatch.map((f) => `${folder}${f}`) })),
   });
   // without its own `$schema` line: the mapping alone must do
-  const text = readFileSync(path.join(root, FRAGMENT), 'utf8').replace(/^\s*"\$schema": "[^"]*",\n/m, '');
+  // (and with one widget named where the defaults would give it, to complete at)
+  const text = readFileSync(path.join(root, FRAGMENT), 'utf8')
+    .replace(/^\s*"\$schema": "[^"]*",\n/m, '')
+    .replace('"x-enum": "shop_type"', '"x-component": "Select", "x-enum": "shop_type"');
   const at = (needle: string, replacement: string) => {
     const i = text.indexOf(needle);
     if (i < 0) throw new Error(`${needle} not in ${FRAGMENT}`);
@@ -174,7 +184,7 @@ describe('editor support in a fragment, given only the repo settings (.vscode/se
   });
 
   it('completes widget names and enum ids inside the fragment', async () => {
-    const widgets = await complete('"x-component": "Input"');
+    const widgets = await complete('"x-component": "Select"');
     expect(widgets).toContain('Input');
     expect(widgets).toContain('DatePicker.RangePicker');
     const enums = await complete('"x-enum": "env"');
@@ -183,7 +193,7 @@ describe('editor support in a fragment, given only the repo settings (.vscode/se
   });
 
   it('flags an unknown widget there', async () => {
-    const { doc, json, offset } = at('"x-component": "Input"', 'Inptu');
+    const { doc, json, offset } = at('"x-component": "Select"', 'Inptu');
     const line = doc.positionAt(offset).line;
     const diagnostics = await byFolder.doValidation(doc, json, { schemaValidation: 'error' });
     const here = diagnostics.filter((d) => d.severity === 1 && d.range.start.line === line).map((d) => (typeof d.message === 'string' ? d.message : d.message.value));

@@ -1,13 +1,14 @@
 /**
  * `npm run schemas:similarity [-- --baseline <ref>] [--top <n>] [--files]`: how much the page
  * and form schemas repeat each other, and how many lines they lost since the baseline commit.
- * Prints the line figures (total, saved share; per file with --files) and the most alike pairs;
+ * Prints the line figures (total, saved share; per file with --files), the figures against issue
+ * 22's goals (lines and values of the page, form and fragment files, largest list page) and the most alike pairs;
  * exits 1 when a pair is at or above 90 % alike (scripts/lib/similarity.ts defines the measure).
  * schemas:check runs the same pair check.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASELINE_COMMIT, SIMILARITY_LIMIT, lineFigures, pairs, percent, readPageTexts } from './lib/similarity.js';
+import { BASELINE_COMMIT, GOALS, SIMILARITY_LIMIT, lineCount, lineFigures, pairs, percent, readPageTexts } from './lib/similarity.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,6 +23,11 @@ export async function main(argv: string[] = process.argv.slice(2), dir = root, l
   }
   const typicalList = current.filter((f) => f.file.endsWith('.list.json')).map((f) => f.text.split('\n').length - 1).sort((a, b) => a - b);
   const median = typicalList.length ? typicalList[Math.floor(typicalList.length / 2)] : 0;
+  // every list page, whatever its file name
+  const lists = current
+    .filter((f) => /"kind":\s*"list"|"\$schema":\s*"[^"]*\/list\.schema\.json"/.test(f.text))
+    .map((f) => ({ file: f.file, lines: lineCount(f.text) }))
+    .sort((a, b) => b.lines - a.lines);
   log(
     `lines: ${figures.before} → ${figures.now} + ${figures.fragments} in fragments = ${figures.now + figures.fragments} ` +
       `for the ${figures.files.length} page/form files present at ${baseline} (${percent(figures.saved)} saved, fragments counted); ` +
@@ -30,6 +36,12 @@ export async function main(argv: string[] = process.argv.slice(2), dir = root, l
   log(
     `leaf lines (one per scalar value, formatting aside): ${figures.leavesBefore} → ${figures.leavesNow} with the fragments ` +
       `(${percent(figures.leavesBefore ? 1 - figures.leavesNow / figures.leavesBefore : 0)} saved)`,
+  );
+  const mark = (now: number, goal: number) => `${now} ${now <= goal ? '≤' : '>'} ${goal}${now <= goal ? '' : ` (${now - goal} over)`}`;
+  const lines = figures.now + figures.fragments;
+  log(
+    `goals (issue 22): lines ${mark(lines, GOALS.lines)}; values ${mark(figures.leavesNow, GOALS.values)}; ` +
+      `largest list page ${mark(lists[0]?.lines ?? 0, GOALS.largestList)} lines${lists[0] ? ` (${lists[0].file})` : ''}`,
   );
   const all = pairs(current);
   const worst = all.slice(0, top);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { flattenManifest } from '../../src/contract/permission-manifest.js';
+import { kindOf } from '../../server/schemas/defaults.js';
 import { diskPermissionTree } from '../../server/schemas/permission-tree.js';
 
 export interface ListPage {
@@ -20,7 +21,8 @@ export function menuListPages(root: string): ListPage[] {
       if (e.isDirectory()) walk(p);
       else if (p.endsWith('.json')) {
         const s = JSON.parse(fs.readFileSync(p, 'utf8')) as { id?: string; kind?: string; routes?: string[] };
-        for (const r of s.routes ?? []) kinds.set(r, { id: s.id ?? p, kind: s.kind ?? '' });
+        // a page may leave its kind to its $schema (server/schemas/defaults.ts)
+        for (const r of s.routes ?? []) kinds.set(r, { id: s.id ?? p, kind: kindOf(s) ?? '' });
       }
     }
   };

@@ -20,6 +20,12 @@ import { listJsonFiles } from '../../server/schemas/read.js';
 import { showAt } from './git.js';
 
 export const BASELINE_COMMIT = '472e2c1';
+/**
+ * Issue 22's goals for the page, form and fragment files counted by lineFigures: lines (60 % of
+ * the 18,229 lines pages and forms had before fragments; with today's formatting), values (leaf
+ * lines) and the largest list page.
+ */
+export const GOALS = { lines: 10_937, values: 9_800, largestList: 200 } as const;
 export const SIMILARITY_LIMIT = 0.9;
 export const PAGE_DIRS = ['schemas/pages', 'schemas/forms'];
 export const FRAGMENT_DIR = 'schemas/fragments';

@@ -32,8 +32,9 @@ describe('expandDoc', () => {
     expect(r.doc.filters).toEqual({
       type: 'object',
       properties: {
-        kw: { type: 'string', 'x-component': 'Input', 'x-decorator': 'FormItem' },
-        env: { type: 'string', 'x-enum': 'env', 'x-component': 'Select', 'x-decorator': 'FormItem' },
+        // filters clear by default and a Select is 120 px wide (defaults.ts; defaults.test.ts has the rest)
+        kw: { type: 'string', 'x-component': 'Input', 'x-component-props': { allowClear: true }, 'x-decorator': 'FormItem' },
+        env: { type: 'string', 'x-enum': 'env', 'x-component': 'Select', 'x-component-props': { allowClear: true, style: { width: 120 } }, 'x-decorator': 'FormItem' },
       },
     });
   });

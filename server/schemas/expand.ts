@@ -17,21 +17,20 @@
  * file is referred to. Fragments may refer to fragments (relative to their own file). A missing file, a missing
  * pointer, a target outside `schemas/fragments/` and a cycle are problems with file and pointer.
  *
- * Defaults (applied after fragments): a field of `filters` or of a form's `schema` (any depth
- * under `properties` / `items`) that has an `x-enum` and no `x-component` gets `"Select"`; a
- * non-void field with an `x-component` and no `x-decorator` gets `"FormItem"`, except array
- * containers (`ArrayItems`, `ArrayTable`), which render their own items. `"x-decorator": null`
- * (a field that must have no decorator) is removed after the defaults.
+ * Defaults (applied after fragments): the language's defaults (defaults.ts, docs/schemas.md
+ * "Defaults") — widget, type, decorator, clearing and widths of fields, date ranges split into
+ * `_from` / `_to` params, column widths by key or widget.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SchemaProblem } from './problems.js';
 import { pointerSegment } from './canonical.js';
+import { applyDefaults } from './defaults.js';
+
+export { applyDefaults };
 
 /** The folder of `schemas/` that holds fragments (never served on their own). */
 export const FRAGMENTS_DIR = 'fragments';
-
-const NO_DECORATOR_COMPONENTS = new Set(['ArrayItems', 'ArrayTable']);
 
 type Json = unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -182,7 +181,20 @@ export function expandDoc(
   };
 
   const expanded = walk(doc, { file, abs: absPath, pointer: '' }, []) as Record<string, unknown>;
-  if (opts.defaults !== false) applyDefaults(expanded);
+  if (opts.defaults !== false) {
+    const enumValues = (id: string): unknown[] | undefined => {
+      if (!/^[a-z0-9_]+$/.test(id)) return undefined;
+      try {
+        // readers made for fragments only (a git ref's, the watch's) may not know enum files: then the folder's own
+        const file = path.join(schemasDir, 'enums', `${id}.json`);
+        const items = (JSON.parse(read(file) ?? fsFragmentReader(file) ?? 'null') as { items?: Array<{ value: unknown }> } | null)?.items;
+        return Array.isArray(items) ? items.map((i) => i.value) : undefined;
+      } catch {
+        return undefined; // the enum check reports it
+      }
+    };
+    applyDefaults(expanded, { file: path.relative(schemasDir, absPath).split(path.sep).join('/'), enumValues });
+  }
   return { doc: expanded, problems, fragments: [...fragments].sort() };
 }
 
@@ -195,28 +207,6 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
     else out[k] = v;
   }
   return out;
-}
-
-/** Fills the defaults into the field schemas of `filters` and a form's `schema` (in place). */
-export function applyDefaults(doc: Record<string, unknown>): void {
-  if (isObject(doc.filters)) fieldDefaults(doc.filters);
-  if (doc.kind === 'form' && isObject(doc.schema)) fieldDefaults(doc.schema);
-}
-
-function fieldDefaults(node: Record<string, unknown>): void {
-  if (isObject(node.properties)) {
-    for (const f of Object.values(node.properties)) {
-      if (!isObject(f)) continue;
-      if (f['x-enum'] !== undefined && f['x-component'] === undefined) f['x-component'] = 'Select';
-      const comp = f['x-component'];
-      if (typeof comp === 'string' && f.type !== 'void' && !NO_DECORATOR_COMPONENTS.has(comp) && !('x-decorator' in f)) {
-        f['x-decorator'] = 'FormItem';
-      }
-      if (f['x-decorator'] === null) delete f['x-decorator'];
-      fieldDefaults(f);
-    }
-  }
-  if (isObject(node.items)) fieldDefaults(node.items);
 }
 
 /**

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { derivePermissionTree, treeTranslate, LOCALES, type DeriveProblem, type PageDoc } from '../../src/contract/page-menu.js';
 import { MANIFEST, flattenManifest, type ModuleManifest } from '../../src/contract/permission-manifest.js';
+import { kindOf } from './defaults.js';
 import { DEFAULT_SCHEMAS_DIR } from './read.js';
 import { getSchemaStore } from './store.js';
 import type { ParsedSchema } from './validate.js';
@@ -97,7 +98,9 @@ export function rawPageDocs(schemasDir: string): Array<{ file: string; kind: str
       else if (e.name.endsWith('.json')) {
         try {
           const doc = JSON.parse(readFileSync(abs, 'utf8')) as PageDoc;
-          out.push({ file: path.relative(root, abs).split(path.sep).join('/'), kind: String(doc.kind), doc });
+          // the header's defaults (server/schemas/defaults.ts): the module is the folder under pages/, the kind the one $schema names
+          doc.module ??= path.relative(path.join(schemasDir, 'pages'), abs).split(path.sep)[0];
+          out.push({ file: path.relative(root, abs).split(path.sep).join('/'), kind: String(kindOf(doc as Record<string, unknown>)), doc });
         } catch {
           // reported by the loader / the check
         }

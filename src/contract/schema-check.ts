@@ -6,4 +6,4 @@
  * same check on the same document, so it skips it (and never downloads the validator). A client
  * of another build (a tab left open across a deploy) does not match and checks for itself.
  */
-export const SCHEMA_CHECK = '65fba90112a5a3e9';
+export const SCHEMA_CHECK = '1056546e4e6ed5fb';

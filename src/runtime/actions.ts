@@ -148,7 +148,8 @@ export async function runAction(action: ActionSpec, host: ActionHost): Promise<b
       const record = action.record ? resolveValue(action.record, scope) : undefined;
       const done = await host.openForm({
         form: action.form,
-        mode: action.mode,
+        // served schemas always name it (the server fills the default in: server/schemas/defaults.ts)
+        mode: action.mode ?? 'edit',
         params: resolveMap(action.params, scope),
         record: record && typeof record === 'object' ? (record as Record<string, unknown>) : undefined,
       });

@@ -6,11 +6,11 @@ const base = {
   key: doc(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }), 'unique within its action list', ['delete']),
   label: doc(I18nKey, 'button text (i18n key)', ['admin.role.delete']),
   icon: Type.Optional(doc(Type.String(), '@ant-design/icons name', ['PlusOutlined'])),
-  permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key', ['admin_center.admin.permission.role.delete'])),
+  permission: Type.Optional(doc(PermissionKey, 'the button is hidden without this permission key; default: the page\'s permission (shown to whoever may open the page)', ['admin_center.admin.permission.role.delete'])),
   visible: Type.Optional(doc(Condition, 'shown when true (expression over record, selection, …)', ['{{ record.status === 1 }}'])),
   disabled: Type.Optional(doc(Condition, 'disabled when true', ['{{ selection.length === 0 }}'])),
-  danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button', [true])),
-  primary: Type.Optional(doc(Type.Boolean(), 'primary (filled) button', [true])),
+  danger: Type.Optional(doc(Type.Boolean(), 'red (destructive) button; default true for the keys delete and batchDelete', [true])),
+  primary: Type.Optional(doc(Type.Boolean(), 'primary (filled) button; default true for the toolbar\'s add', [true])),
   confirm: Type.Optional(doc(I18nKey, 'ask this question (i18n key) before acting', ['admin.role.confirmDelete'])),
   tooltip: Type.Optional(doc(I18nKey, 'hover text (i18n key)', ['admin.role.deleteTip'])),
 };
@@ -30,7 +30,7 @@ export const OpenFormAction = Type.Object(
     ...base,
     type: type('openForm', 'open a form schema (page, modal or drawer)'),
     form: doc(SchemaId, 'id of a `form` schema', ['admin_center.role_form']),
-    mode: doc(FormMode, 'the form mode to open', ['edit']),
+    mode: Type.Optional(doc(FormMode, 'the form mode to open. Default: add in a toolbar, edit in a row (rowActions) and in a detail page', ['view'])),
     /** params handed to the form (its load call and submit mapping see them as `params`) */
     params: Type.Optional(doc(ParamMap, 'params handed to the form (its load call and submit mapping see them as `params`)', [{ id: '{{ record.id }}' }])),
     /** initial values without a load call, e.g. "{{ record }}" */
@@ -48,7 +48,7 @@ export const RequestAction = Type.Object(
     api: doc(ApiRef, 'the call: "METHOD path" of a server route under /api/admin/', ['POST role/delete']),
     body: Type.Optional(doc(ParamMap, 'request body: key → literal or "{{ expression }}"', [{ id: '{{ record.id }}' }])),
     successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.role.deleted'])),
-    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success (default true)', [false])),
   },
   opts,
 );
@@ -75,7 +75,7 @@ export const UploadAction = Type.Object(
     fieldName: Type.Optional(doc(Type.String(), 'multipart field name (default "file")', ['file'])),
     body: Type.Optional(doc(ParamMap, 'extra multipart fields: key → literal or "{{ expression }}"', [{ shop_id: '{{ params.id }}' }])),
     successMessage: Type.Optional(doc(I18nKey, 'toast after success (i18n key)', ['admin.shop.imported'])),
-    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success', [true])),
+    refresh: Type.Optional(doc(Type.Boolean(), 'reload the page after success (default true)', [false])),
   },
   opts,
 );

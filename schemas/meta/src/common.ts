@@ -98,8 +98,14 @@ export function header<K extends string>(kind: K) {
       kind === 'enum'
         ? doc(EnumId, 'enum id: the file name in schemas/enums without .json', ['task_status'])
         : doc(SchemaId, 'schema id, unique over all files: `module_or_area.name`', ['admin_center.role_list']),
-    kind: doc(Type.Literal(kind), 'the kind of this file; must match its meta-schema', [kind]),
-    schemaVersion: doc(Type.Integer({ minimum: 1 }), 'language version (the runtime supports SUPPORTED_SCHEMA_VERSIONS, today 1)', [1]),
+    kind:
+      kind === 'enum'
+        ? doc(Type.Literal(kind), 'the kind of this file; must match its meta-schema', [kind])
+        : Type.Optional(doc(Type.Literal(kind), 'the kind of this file; default: the one its $schema names, so pages and forms leave it out', [kind])),
+    schemaVersion:
+      kind === 'enum'
+        ? doc(Type.Integer({ minimum: 1 }), 'language version (the runtime supports SUPPORTED_SCHEMA_VERSIONS, today 1)', [1])
+        : Type.Optional(doc(Type.Integer({ minimum: 1 }), 'language version (the runtime supports SUPPORTED_SCHEMA_VERSIONS, today 1); default 1, so pages and forms leave it out', [1])),
     version: doc(Type.Integer({ minimum: 1 }), 'content revision: raise it on every change (schemas:check enforces it)', [2]),
     notes: Type.Optional(doc(Type.String(), 'free note for reviewers (never shown, not an i18n key)', ['rows come from the billing export'])),
   };
@@ -107,7 +113,9 @@ export function header<K extends string>(kind: K) {
 
 /** Fields of a page-like schema (list, detail, tabs): where it lives and who may open it. */
 export const pageFields = {
-  module: doc(ModuleName, 'the module the page belongs to (first segment of its routes and permission key)', ['admin_center']),
+  module: Type.Optional(
+    doc(ModuleName, 'the module the page belongs to (first segment of its routes and permission key); default: the folder it is in, schemas/pages/<module>/', ['admin_center']),
+  ),
   routes: Type.Optional(
     doc(Type.Array(RoutePath, { minItems: 1 }), 'route patterns that open this page; each must be in the permission manifest', [
       ['/admin_center/authCenter/role'],

@@ -8,7 +8,7 @@ export const DetailItem = Type.Object(
     key: doc(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }), 'unique item key (also the record field when there is no dataIndex)', ['name']),
     label: doc(I18nKey, 'item label (i18n key)', ['admin.role.name']),
     dataIndex: Type.Optional(doc(Type.String(), 'dotted path into the record (default: key)', ['shop.name'])),
-    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: plain text)', ['EnumTag'])),
+    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: EnumTag with an enum, DateTime for a key ending in _at, else plain text)', ['DateTime'])),
     widgetProps: Type.Optional(doc(Props, 'props of the display widget', [{ format: 'YYYY-MM-DD HH:mm' }])),
     enum: Type.Optional(doc(EnumRef, 'enum id in schemas/enums: shows the label (and colour) of the value', ['policy_channel'])),
     span: Type.Optional(doc(Type.Integer({ minimum: 1, maximum: 4 }), 'columns the item spans', [2])),

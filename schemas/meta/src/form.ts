@@ -86,7 +86,7 @@ export const Then = Type.Object(
 
 export const ModeSpec = Type.Object(
   {
-    title: Type.Optional(doc(I18nKey, 'title in this mode (i18n key)', ['admin.role.editTitle'])),
+    title: Type.Optional(doc(I18nKey, 'title in this mode (i18n key); default: the form\'s title', ['admin.role.editTitle'])),
     route: Type.Optional(doc(RoutePath, 'route of a page form in this mode (in the permission manifest)', ['/admin_center/authCenter/role/edit/:id'])),
     permission: Type.Optional(doc(PermissionKey, 'permission key needed for this mode', ['admin_center.admin.permission.role.update'])),
     /** overrides the form's load call for this mode */
@@ -99,10 +99,12 @@ export const ModeSpec = Type.Object(
 export const FormSchema = Type.Object(
   {
     ...header('form'),
-    module: doc(ModuleName, 'the module the form belongs to', ['admin_center']),
+    module: Type.Optional(doc(ModuleName, 'the module the form belongs to; default: the folder it is in, schemas/forms/<module>/', ['admin_center'])),
     permission: Type.Optional(doc(PermissionKey, 'permission key needed to open the form in any mode', ['admin_center.admin.permission.role'])),
     title: doc(I18nKey, 'form title (i18n key)', ['admin.role.formTitle']),
-    presentation: doc(StringEnum(['page', 'modal', 'drawer']), 'shown as a page (own route), a modal or a drawer', ['modal']),
+    presentation: Type.Optional(
+      doc(StringEnum(['page', 'modal', 'drawer']), 'shown as a page (own route), a modal or a drawer. Default: page when a mode has a route, else modal', ['drawer']),
+    ),
     modes: doc(
       Type.Object(
         {

@@ -56,14 +56,20 @@ const EnumOption = Type.Object(
   { additionalProperties: false },
 );
 
-const FieldType = StringEnum(['object', 'array', 'string', 'number', 'boolean', 'void', 'date', 'datetime']);
+const FieldType = StringEnum(['object', 'array', 'string', 'number', 'boolean', 'void', 'date', 'datetime', 'range']);
 const Mode = StringEnum(['add', 'edit', 'view']);
 
 export const FormilySchema = Type.Recursive(
   (Self) =>
     Type.Object(
       {
-        type: Type.Optional(doc(FieldType, 'value type of the field (`void` for layout only)', ['string'])),
+        type: Type.Optional(
+          doc(
+            FieldType,
+            'value type of the field (`void` for layout only). Default: the type its widget holds (Input → string, NumberPicker → number, Switch → boolean, RemoteSelect → number …), else that of its options (x-enum / enum), else "string" for a field with no widget. `range`: a date range (array, DatePicker.RangePicker; in filters 260 px wide and sent as <name>_from / <name>_to)',
+            ['string'],
+          ),
+        ),
         title: Type.Optional(doc(I18nKey, 'field label (i18n key)', ['admin.role.name'])),
         description: Type.Optional(doc(I18nKey, 'help text under the field (i18n key)', ['admin.role.nameHelp'])),
         default: Type.Optional(doc(Type.Unknown(), 'initial value in add mode', [1])),
@@ -76,9 +82,13 @@ export const FormilySchema = Type.Recursive(
         ),
         items: Type.Optional(doc(Self, 'schema of each entry of an array field', [{ type: 'object', properties: {} }])),
         'x-index': Type.Optional(doc(Type.Integer(), 'display order among its siblings', [1])),
-        'x-component': Type.Optional(doc(WidgetName, 'input or layout widget from the registry (src/widgets/names.ts)', ['Input'])),
-        'x-component-props': Type.Optional(doc(Props, 'props of the widget; text values under TEXT_KEYS are i18n keys', [{ placeholder: 'admin.role.namePlaceholder' }])),
-        'x-decorator': Type.Optional(doc(WidgetName, 'wrapper widget, usually FormItem (label, help, error)', ['FormItem'])),
+        'x-component': Type.Optional(doc(WidgetName, 'input or layout widget from the registry (src/widgets/names.ts). Default: Select with options (x-enum or enum), Input for a string field', ['Input'])),
+        'x-component-props': Type.Optional(
+          doc(Props, 'props of the widget; text values under TEXT_KEYS are i18n keys. Defaults in filters: allowClear true on Input and Select; style.width 220 on RemoteSelect, 120 on Select, 260 on a range', [
+            { placeholder: 'admin.role.namePlaceholder' },
+          ]),
+        ),
+        'x-decorator': Type.Optional(doc(WidgetName, 'wrapper widget (label, help, error). Default: FormItem on a non-void field with a widget, except ArrayItems / ArrayTable', ['FormItem'])),
         'x-decorator-props': Type.Optional(doc(Props, 'props of the decorator', [{ tooltip: 'admin.role.nameTip' }])),
         'x-validator': Type.Optional(doc(Validator, 'validation: a format name, a rule or a list of them', [{ maxLength: 64 }])),
         'x-reactions': Type.Optional(doc(Type.Union([Reaction, Type.Array(Reaction)]), 'linkage with other fields', [{ dependencies: ['type'], fulfill: { state: { visible: '{{ $deps[0] === 1 }}' } } }])),
@@ -104,7 +114,7 @@ export const FormilySchema = Type.Recursive(
 /** An object schema: the root of a form or a filter form. */
 export const FormilyObject = Type.Object(
   {
-    type: doc(Type.Literal('object'), 'always "object": the root holds named fields', ['object']),
+    type: Type.Optional(doc(Type.Literal('object'), 'always "object" (the default): the root holds named fields', ['object'])),
     properties: doc(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), FormilySchema), 'the fields, by name (the submitted key)', [
       { name: { type: 'string', title: 'admin.role.name', 'x-decorator': 'FormItem', 'x-component': 'Input' } },
     ]),

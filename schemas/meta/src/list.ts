@@ -11,10 +11,10 @@ export const Column = Type.Object(
     /** dotted path into the row (default: key) */
     dataIndex: Type.Optional(doc(Type.String(), 'dotted path into the row (default: key)', ['shop.name'])),
     /** display widget from the registry (default: plain text) */
-    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: plain text)', ['EnumTag'])),
+    widget: Type.Optional(doc(WidgetName, 'display widget from the registry (default: EnumTag with an enum, DateTime for a key ending in _at, else plain text)', ['DateTime'])),
     widgetProps: Type.Optional(doc(Props, 'props of the display widget', [{ format: 'YYYY-MM-DD HH:mm' }])),
     enum: Type.Optional(doc(EnumRef, 'enum id in schemas/enums: shows the label (and colour) of the value', ['policy_channel'])),
-    width: Type.Optional(doc(Type.Integer({ minimum: 24 }), 'column width in px', [160])),
+    width: Type.Optional(doc(Type.Integer({ minimum: 24 }), 'column width in px. Default: 80 for the `id` column, 170 for a DateTime column; else none (the column takes what is left)', [160])),
     sorter: Type.Optional(doc(Type.Boolean(), 'sortable by the server (its list route must sort by this key)', [true])),
     fixed: Type.Optional(doc(StringEnum(['left', 'right']), 'stick the column to a side when scrolling', ['right'])),
     align: Type.Optional(doc(StringEnum(['left', 'center', 'right']), 'text alignment', ['right'])),
@@ -71,9 +71,9 @@ export const ListSchema = Type.Object(
     /** how many filters show before the rest fold behind "more filters" (default 6; false: never fold) */
     filtersShown: Type.Optional(doc(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(false)]), 'how many filters show before the rest fold behind "more filters" (default 6; false: never fold)', [4])),
     columns: doc(Type.Array(Column, { minItems: 1 }), 'the table columns, in order', [[{ key: 'name', title: 'admin.role.name' }]]),
-    toolbar: Type.Optional(doc(ActionList, 'buttons above the table', [[{ key: 'add', type: 'openForm', label: 'common.add', form: 'admin_center.role_form', mode: 'add' }]])),
-    rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
-    batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows (`selection`)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
+    toolbar: Type.Optional(doc(ActionList, 'buttons above the table (an openForm opens mode add unless it says otherwise)', [[{ key: 'add', type: 'openForm', label: 'common.add', form: 'admin_center.role_form', mode: 'add' }]])),
+    rowActions: Type.Optional(doc(ActionList, 'buttons in each row (`record` is the row). Defaults: an openForm opens mode edit; a request without body sends { id: record.id }; an openForm in mode edit / view without params passes the same', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { id: '{{ record.id }}' } }]])),
+    batchActions: Type.Optional(doc(ActionList, 'buttons acting on the selected rows. Default body of a request: ids = selectedKeys (with selectAllMatching: ids, or filter = matchFilter when all matching rows are selected)', [[{ key: 'delete', type: 'request', label: 'common.delete', api: 'POST role/delete', body: { ids: '{{ selection }}' } }]])),
     rowSelection: Type.Optional(doc(StringEnum(['checkbox', 'radio']), 'rows can be selected (needed by batchActions)', ['checkbox'])),
     selectAllMatching: Type.Optional(
       doc(
