@@ -23,8 +23,8 @@ import { searchKnowledge, type SearchResult } from './retrieval/search.js';
 import type { ChatMessage } from './gateway/types.js';
 import { tracedRetrieval, type AnswerTrace, type Decision } from './answer-trace.js';
 
-export { BUILTIN_LABEL, BUILTIN_MODEL, NOTHING_FOUND, type Citation } from './respond-builtin.js';
-export { tracedRetrieval, type AnswerTrace, type TracedHit } from './answer-trace.js';
+export { BUILTIN_LABEL, type Citation } from './respond-builtin.js';
+export { type AnswerTrace } from './answer-trace.js';
 
 /** An earlier turn of the conversation (the playground's, a multi-turn dataset sample's), sent before the question. */
 export interface ChatTurn {

@@ -19,7 +19,7 @@
  * what it picks).
  */
 import type { Expansion } from './lexicon.js';
-import { conceptsIn, coverage } from './coverage.js';
+import { conceptsIn } from './coverage.js';
 
 export interface RetrievalSettings {
   /** the least relevance a hit must have to be used (0–1) */
@@ -58,12 +58,6 @@ export interface Judged<H extends Judgeable> {
   hit: H;
   relevance: number;
   verdict: Verdict;
-}
-
-/** The relevance of one hit alone (0 when the question has no concept or the hit shares no word). */
-export function relevanceOf(hit: Judgeable, expansion: Pick<Expansion, 'concepts' | 'weights'>): number {
-  if (!expansion.concepts.length || hit.score <= 0) return 0;
-  return coverage(expansion.concepts, `${hit.title}\n${hit.text}`, expansion.weights);
 }
 
 /**

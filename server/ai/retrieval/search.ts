@@ -22,7 +22,6 @@ import { filterSql, knownTerms, matchSql, scopeWords, smallScope, type SearchFil
 import { questionVector, vectorRanks, vectorScope, VECTOR_SCAN_MAX, type QueryVector, type VectorRow } from './vectors.js';
 
 export type { SearchFilters } from './scope.js';
-export { QUERY_EMBED_PAUSE_MS, QUERY_EMBED_TIMEOUT_MS, VECTOR_SCAN_MAX } from './vectors.js';
 
 export interface SearchOptions extends SearchFilters {
   query: string;
