@@ -27,11 +27,22 @@ function service(): LanguageService {
 
 const ls = service();
 const committed = readFileSync(path.join(root, PAGE), 'utf8');
+/** `text` with `from` replaced, which must be there (a test that edits nothing tests nothing). */
+function must(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`${from} not in ${PAGE}`);
+  return text.replace(from, to);
+}
 /**
- * The page with one widget named where the defaults would give it (schemas say only what differs,
- * docs/schemas.md "Defaults", so the committed page names no x-component): a place to complete at.
+ * The page with three of its shared parts written inline, as a page may write them (the committed
+ * page takes them from schemas/fragments/pages/filters.json and columns.json), and one widget
+ * named where the defaults would give it (schemas say only what differs, docs/schemas.md
+ * "Defaults", so the committed page names no x-component): places to complete at.
  */
-const source = committed.replace('"x-enum": "policy_source_type"', '"x-component": "Select", "x-enum": "policy_source_type"');
+const source = [
+  ['"source_type": { "$ref": "../../fragments/pages/filters.json#/sourceType" }', '"source_type": { "title": "shared.common.sourceType", "x-component": "Select", "x-enum": "policy_source_type" }'],
+  ['"channel": { "$ref": "../../fragments/pages/filters.json#/channel" }', '"channel": { "title": "shared.common.channel", "x-enum": "policy_channel" }'],
+  ['{ "$ref": "../../fragments/pages/columns.json#/channel" }', '{ "key": "channel", "title": "shared.common.channel", "enum": "policy_channel", "width": 80 }'],
+].reduce((text, [from, to]) => must(text, from, to), committed);
 
 /** The page with the `nth` occurrence of `"prop": "value"` given `replacement` as its value; the offset just inside its opening quote. */
 function edit(prop: string, value: string, replacement: string, nth = 0): { text: string; offset: number } {
