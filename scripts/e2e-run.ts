@@ -8,7 +8,7 @@
  * failure. Writes test-results/e2e.json ({ file, seconds, ok, failure? }[]) for the timing table.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureServerBuilt } from './lib/server-build.mjs';
 import { byDuration } from './lib/durations.mjs';
@@ -59,7 +59,20 @@ function failureOf(out: string): string {
 async function lane(): Promise<void> {
   for (let f = queue.shift(); f; f = queue.shift()) results.push(await runFile(f));
 }
-await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
+const lanes = Array.from({ length: Math.min(concurrency, files.length) }, lane);
+// npm test writes E2E_ROOM_FILE once its API steps have ended: one more lane for the files left
+const roomFile = process.env.E2E_ROOM_FILE;
+let extra: Promise<void> | null = null;
+const watch = roomFile
+  ? setInterval(() => {
+      if (extra || !queue.length || !existsSync(roomFile)) return;
+      console.log(`\n── the API steps have ended: a third lane for the ${queue.length} browser files left`);
+      extra = lane();
+    }, 2_000)
+  : null;
+await Promise.all(lanes);
+if (watch) clearInterval(watch);
+await extra;
 
 mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
 writeFileSync(path.join(ROOT, 'test-results/e2e.json'), JSON.stringify(results, null, 2));

@@ -66,7 +66,11 @@ const steps = [
   },
 ];
 if (pg) steps.push({ name: 'api (PostgreSQL)', args: ['run', 'test:api', '--', ...vitestJson('api-postgres')], cores: 2, needs: ['build'], env: { API_WORKERS: process.env.API_WORKERS ?? '3' }, runner: 'api-postgres' });
-steps.push({ name: 'e2e (Chromium)', args: ['run', 'test:e2e'], cores: 2, needs: ['build'], runner: 'e2e' });
+// the browser runner starts one more lane once the API steps have ended (E2E_ROOM_FILE appears):
+// alone on the machine its two lanes kept the cores 60–70 % busy (vmstat, session 22), since a
+// browser file waits on jobs, servers and pages as much as it computes
+const E2E_ROOM_FILE = path.join(OUT, 'e2e-room');
+steps.push({ name: 'e2e (Chromium)', args: ['run', 'test:e2e'], cores: 2, needs: ['build'], env: { E2E_ROOM_FILE }, runner: 'e2e' });
 const last = { needs: ['build'], after: steps.filter((s) => s.name.startsWith('api') || s.name.startsWith('e2e')).map((s) => s.name) };
 // the soak and the bench smoke run last, side by side, once the API and browser steps are done.
 // Tried in session 21 and reverted: the soak beside the browser files' tail had 15 requests past
@@ -83,6 +87,7 @@ const only = argv.filter((a) => !a.startsWith('--'));
 const chosen = steps.filter((s) => !only.length || only.some((o) => s.name.startsWith(o)));
 const room = flag('--serial') ? 1 : Math.max(2, os.availableParallelism()) + 2;
 mkdirSync(LOGS, { recursive: true });
+rmSync(E2E_ROOM_FILE, { force: true });
 
 const state = new Map(chosen.map((s) => [s.name, 'waiting']));
 const rows = [];
@@ -146,6 +151,9 @@ function start(s) {
         process.stdout.write(`\n${'─'.repeat(100)}\n${stamp()} ${ok ? '✔' : '✘'} ${s.name} (${seconds.toFixed(1)} s): output (${path.relative(ROOT, file)})\n${'─'.repeat(100)}\n`);
         process.stdout.write(readFileSync(file, 'utf8'));
         if (!ok && !flag('--keep-going')) stopAll();
+        // the API steps are over and the browser files still run: room for another browser lane
+        const apiLeft = [...state].some(([n, st]) => n.startsWith('api') && ['waiting', 'running'].includes(st));
+        if (!apiLeft && state.get('e2e (Chromium)') === 'running') writeFileSync(E2E_ROOM_FILE, `${new Date().toISOString()}\n`);
         resolve();
       });
     });

@@ -120,6 +120,11 @@ describe('staff speed on the chat sessions (issue 26)', () => {
     await page.getByTestId('session-item').first().waitFor({ timeout: 20_000 });
     await listSettled();
     assert.equal(page.url(), url);
+    // the same rows once the list has drawn them all (a CI run read two of four rows right after
+    // the spinner went; a state to wait for, not a time)
+    await page
+      .waitForFunction((want) => JSON.stringify([...document.querySelectorAll('[data-testid="session-item"]')].map((e) => e.getAttribute('data-id'))) === want, JSON.stringify(shown), { timeout: 20_000 })
+      .catch(() => undefined);
     assert.deepEqual(await ids(), shown);
     assert.match(await page.getByTestId('session-filters').locator('.ant-select-selection-item').first().innerText(), new RegExp(shopName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     assert.equal(await page.getByTestId('session-filters').locator('.ant-picker-range input').first().inputValue(), today);
