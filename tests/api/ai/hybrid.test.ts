@@ -112,7 +112,7 @@ describe('with an embeddings server', () => {
     const calls = await s.db.query<{ outcome: string }>(`SELECT outcome FROM model_call WHERE kind = 'embed' AND model = 'emb-a'`);
     expect(calls.rows.length).toBeGreaterThan(0);
     expect(calls.rows.every((c) => c.outcome === 'ok')).toBe(true);
-    const jobs = await s.db.query<{ state: string }>(`SELECT state FROM work_job WHERE kind = 'knowledge.embed'`);
+    const jobs = await until(() => s.db.query<{ state: string }>(`SELECT state FROM work_job WHERE kind = 'knowledge.embed'`), (r) => r.rows.some((j) => j.state === 'done'));
     expect(jobs.rows.map((j) => j.state)).toContain('done');
   });
 

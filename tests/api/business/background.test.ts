@@ -290,7 +290,8 @@ describe('重新识别 with a model server', () => {
         60_000,
       );
       expect(failed.identify_error).toContain('failed');
-      const job = await one<{ state: string; attempts: number }>(`SELECT state, attempts FROM work_job WHERE id = $1`, [failed.identify_job_id]);
+      // the job's own final state follows in the engine's batched completion, just after the handler's change
+      const job = await until(() => one<{ state: string; attempts: number }>(`SELECT state, attempts FROM work_job WHERE id = $1`, [failed.identify_job_id]), (j) => j.state !== 'running');
       expect(job).toMatchObject({ state: 'failed', attempts: 3 });
       await admin.ok('POST', 'config/model-server/update', { id: server.id, enabled: false });
     } finally {

@@ -98,7 +98,8 @@ async function syncThroughACrash(t: Target): Promise<void> {
       );
       expect(rows.rows[0]).toEqual({ n: 1000, d: 1000 });
       // the kill was seen as an interruption of the job, which then finished
-      const job = await db.query<{ state: string; interruptions: number }>(`SELECT state, interruptions FROM work_job WHERE id = $1`, [jobId]);
+      // (the job's final state follows its writes in the engine's batched completion)
+      const job = await until(() => db.query<{ state: string; interruptions: number }>(`SELECT state, interruptions FROM work_job WHERE id = $1`, [jobId]), (r) => r.rows[0]?.state !== 'running');
       expect(job.rows[0]).toMatchObject({ state: 'done', interruptions: 1 });
     } finally {
       await db.close();
