@@ -82,4 +82,10 @@ export default defineConfig([
   layer(['src/widgets/**'], `${UP}(?:screens|console)/`, 'widgets reach the shell only through RuntimeEnv (src/runtime/env.ts)'),
   layer(['src/screens/**'], `${UP}console/`, 'screens reach the shell only through its port (useShell(), src/runtime/shell.ts) and read the route tree from src/runtime/route-config.ts'),
   layer(['server/**'], `${UP}src/(?!contract/)`, 'the server imports nothing of the client but src/contract'),
+  layer(
+    ['server/ai/**', 'server/http/**', 'server/ingest/**', 'server/shops/**', 'server/notify/**'],
+    // one rule per file: this one holds the server's own (src/contract only) as well
+    `${UP}(?:src/(?!contract/)|(?:server/)?resources/(?!(?:enums|keys)\\.js$))`,
+    'engines and adapters (ai, http, ingest, shops, notify) sit below the domains of server/resources: they import no domain, only its shared enums and keys (docs/architecture.md); and nothing of the client but src/contract',
+  ),
 ]);

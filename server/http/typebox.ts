@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * TypeBox schemas for the shapes TypeBox writes differently from the plain JSON Schema the routes
@@ -26,3 +26,12 @@ export const FileReply = (mediaTypes: string | string[], description = 'the byte
 
 /** The reply of a call that answers nothing but its success: `data` is null. */
 export const NoReply = Type.Null({ description: 'nothing: data is null' });
+
+/** The reply of a call that answers the id of the row it wrote or removed (a delete, a copy). */
+export const IdReply = Type.Object({ id: Type.Integer() });
+
+/** The reply of a picker's options call: rows of `id`, `name` and the picker's other `props`. */
+export const OptionList = <P extends TProperties>(props: P) => Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), ...props }));
+
+/** No query parameters at all (an options call): `{ type: 'object', properties: {}, additionalProperties: false }`. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });

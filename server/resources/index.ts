@@ -5,6 +5,7 @@ import { chatAssistant } from './learning/chat-assistant.js';
 import { douyinProduct } from './learning/douyin-product.js';
 import { learnDoc } from './learning/learn-doc.js';
 import { knowledgeRoutes, learnKnowledge, learnMaterial } from './learning/learn-material.js';
+import { hitTestRoutes } from './learning/knowledge-hit-test.js';
 import { customer, mailAccount, merchantRoutes } from './shops/merchant.js';
 import { NOTIFY_RESOURCES, notification } from './notifications/notification.js';
 import { order } from './shops/order.js';
@@ -39,6 +40,7 @@ export const routes: RouteDef[] = [
   learnTodoRoute,
   ...planOrderRoutes,
   ...knowledgeRoutes,
+  ...hitTestRoutes,
   ...sessionRoutes,
   ...voiceRoutes,
   ...pageGroupRoutes,

@@ -27,8 +27,6 @@ export async function allRoutes(): Promise<RouteDef[]> {
     import('../resources/index.js'),
     // the merchant side (public, capability tokens) — added with notification push
     import('./merchant.js'),
-    // knowledge retrieval test (hit testing) — added by the AI engine
-    import('../ai/retrieval/routes.js'),
     // traces of answers (issue 21)
     import('./ai-traces.js'),
   ];

@@ -3,6 +3,7 @@
  * message, refresh), download / upload (with progress), refresh. Permission and `visible`
  * decide whether an action is shown at all.
  */
+import type { ProductImportFailure, RecordImportRow } from '../contract/replies/imports.js';
 import type { RuntimeEnv } from './env.js';
 import type { ActionSpec, FormMode } from './types.js';
 import { callApi, parseApi } from './api.js';
@@ -30,7 +31,7 @@ export interface ActionHost {
   showReport?(report: ImportReport): Promise<void>;
 }
 
-export type ImportRowStatus = 'created' | 'updated' | 'unchanged' | 'rejected' | 'skipped' | 'failed' | 'done' | 'refused';
+export type ImportRowStatus = RecordImportRow['status'] | 'skipped' | 'failed' | 'done' | 'refused';
 export interface ImportReportRow {
   row: number;
   /** the record's id in the file (external_id, product_id …) */
@@ -61,17 +62,17 @@ export function importReport(result: unknown): ImportReport | null {
   const r = result as Record<string, unknown>;
   const base = { file: typeof r.file === 'string' ? r.file : undefined, total: num(r.total) };
   if (Array.isArray(r.rows)) {
-    const rows = (r.rows as Array<Record<string, unknown>>).map((x) => ({
+    const rows = (r.rows as RecordImportRow[]).map((x) => ({
       row: Number(x.row),
       ref: typeof x.external_id === 'string' ? x.external_id : null,
-      status: String(x.status) as ImportRowStatus,
-      reasons: Array.isArray(x.errors) ? (x.errors as Array<{ field?: unknown; message?: unknown }>).map((e) => `${String(e.field ?? '')}: ${String(e.message ?? '')}`) : [],
+      status: x.status,
+      reasons: Array.isArray(x.errors) ? x.errors.map((e) => `${String(e.field ?? '')}: ${String(e.message ?? '')}`) : [],
     }));
     return { ...base, counts: { created: num(r.created), updated: num(r.updated), unchanged: num(r.unchanged), rejected: num(r.rejected) }, rows };
   }
   if (Array.isArray(r.failed_rows) || Array.isArray(r.skipped_rows)) {
     const of = (list: unknown, status: ImportRowStatus): ImportReportRow[] =>
-      (Array.isArray(list) ? (list as Array<Record<string, unknown>>) : []).map((x) => ({
+      (Array.isArray(list) ? (list as ProductImportFailure[]) : []).map((x) => ({
         row: Number(x.row),
         ref: typeof x.product_id === 'string' ? x.product_id : null,
         status,

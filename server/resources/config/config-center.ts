@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { IdReply } from '../../http/typebox.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../enums.js';
 import { F } from '../engine/fields.js';
 import { mustExist } from '../engine/refs.js';
@@ -211,7 +212,7 @@ modelStrategy.actions = [
     access: { permission: SK.modelStrategy },
     summary: 'Delete a model strategy (refused while a traffic split uses it)',
     body: idBody,
-    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    reply: IdReply,
     handler: async (ctx) => {
       const { id } = ctx.body;
       const before = await mustFind(modelStrategy, ctx, id);

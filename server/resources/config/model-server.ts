@@ -22,7 +22,7 @@ import { check } from '../engine/validate.js';
 import { CHANNELS } from '../enums.js';
 import { K } from '../keys.js';
 import { SK } from '../sessions/keys.js';
-import { Nullable } from '../../http/typebox.js';
+import { IdReply, Nullable, OptionList } from '../../http/typebox.js';
 
 const stamps = () => ({ created_at: F.createdAt(), updated_at: F.updatedAt() });
 
@@ -158,7 +158,7 @@ const deleteRoute = route({
   access: { permission: SK.server },
   summary: 'Delete a model server (refused while a strategy uses it)',
   body: idBody,
-  reply: { type: 'object', properties: { id: { type: 'integer' } } },
+  reply: IdReply,
   handler: async (ctx) => {
     const { id } = ctx.body;
     const before = await mustFind(modelServer, ctx, id);
@@ -207,15 +207,15 @@ const testRoute: RouteDef = {
   },
 };
 
-const optionsRoute: RouteDef = {
+const optionsRoute = route({
   method: 'GET',
   path: 'model-server/options',
   // the pages with a model server picker: strategies, prompts, the playground, assistants
   access: { permission: [SK.server, SK.modelStrategy, SK.prompt, SK.playground, K.assistant, K.assistantAdd, K.assistantEdit] },
   summary: 'Enabled model servers for pickers: id and name only',
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+  reply: OptionList({}),
   handler: async (ctx) => (await listModelServers(ctx.db, { enabledOnly: true })).map((s) => ({ id: s.id, name: `${s.name} (${s.model})` })),
-};
+});
 
 modelServer.actions = [createRoute, updateRoute, deleteRoute, testRoute, optionsRoute];
 

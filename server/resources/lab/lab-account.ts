@@ -3,7 +3,9 @@
  * console manages, not console accounts (they cannot sign in here). See docs/modules/lab.md.
  */
 import { conflict, invalid } from '../../http/errors.js';
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route } from '../../http/route.js';
+import { NoQuery, OptionList } from '../../http/typebox.js';
 import { F } from '../engine/fields.js';
 import { ID } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
@@ -50,15 +52,15 @@ labRole.actions = [
 ];
 
 /** All lab roles for the user form's picker. */
-export const labRoleAllRoute: RouteDef = {
+export const labRoleAllRoute = route({
   method: 'GET',
   path: 'lab/role/all',
   access: { permission: [LK.labRole, LK.labUser] },
   summary: 'Every lab role: [{ id, name, status }]',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, status: { type: 'integer' } } } },
-  handler: async ({ db }) => (await db.query('SELECT id, name, status FROM lab_role ORDER BY id')).rows,
-};
+  query: NoQuery,
+  reply: OptionList({ status: Type.Integer() }),
+  handler: async ({ db }) => (await db.query<{ id: number; name: string; status: number }>('SELECT id, name, status FROM lab_role ORDER BY id')).rows,
+});
 
 export const labUser: ResourceDef = {
   name: 'lab/user',

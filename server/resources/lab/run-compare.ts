@@ -10,64 +10,62 @@
  * prompt versions are the versions compared side by side (issue 21).
  */
 import type { Queryable } from '../../db/db.js';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
 import { invalid, notFound } from '../../http/errors.js';
-import { StringEnum } from '../../http/typebox.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { Id } from '../engine/schemas.js';
 import type { TaskKeys } from './keys.js';
 
 export const CHANGES = ['better', 'worse', 'same', 'only_a', 'only_b'] as const;
 
-interface RunSummary {
-  id: number;
-  name: string;
-  status: string;
-  dataset_id: number;
-  done: number;
-  total: number;
-  passed: number;
-  pass_rate: number | null;
-  avg_score: number | null;
-  errors: number;
-  cost: number;
-  prompt_version_label: string | null;
-  assistant_name: string | null;
-}
+const int = Type.Integer();
+const num = Type.Number();
+const str = Type.String();
 
-const runProps = {
-  id: { type: 'integer' },
-  name: { type: 'string' },
-  status: { type: 'string' },
-  dataset_id: { type: 'integer' },
-  done: { type: 'integer' },
-  total: { type: 'integer' },
-  passed: { type: 'integer' },
-  pass_rate: { type: ['number', 'null'] },
-  avg_score: { type: ['number', 'null'] },
-  errors: { type: 'integer' },
-  cost: { type: 'number' },
+const RunSummary = Type.Object({
+  id: int,
+  name: str,
+  status: str,
+  dataset_id: int,
+  done: int,
+  total: int,
+  passed: int,
+  pass_rate: Nullable(num),
+  avg_score: Nullable(num),
+  errors: int,
+  cost: num,
   /** the prompt version the run pinned ("name vN"), its assistant: what was compared */
-  prompt_version_label: { type: ['string', 'null'] },
-  assistant_name: { type: ['string', 'null'] },
-};
+  prompt_version_label: Nullable(str),
+  assistant_name: Nullable(str),
+});
+type RunSummary = Static<typeof RunSummary>;
 
-const rowProps = {
-  sample_index: { type: 'integer' },
-  input: { type: 'string' },
-  expected: { type: 'string' },
-  a_output: { type: ['string', 'null'] },
-  a_score: { type: ['number', 'null'] },
-  a_passed: { type: ['boolean', 'null'] },
-  a_scores: { type: ['string', 'null'] },
-  a_cost: { type: ['number', 'null'] },
-  b_output: { type: ['string', 'null'] },
-  b_score: { type: ['number', 'null'] },
-  b_passed: { type: ['boolean', 'null'] },
-  b_scores: { type: ['string', 'null'] },
-  b_cost: { type: ['number', 'null'] },
-  change: { type: 'string', enum: [...CHANGES] },
-};
+const CompareRow = Type.Object({
+  sample_index: int,
+  input: str,
+  expected: str,
+  a_output: Nullable(str),
+  a_score: Nullable(num),
+  a_passed: Nullable(Type.Boolean()),
+  a_scores: Nullable(str),
+  a_cost: Nullable(num),
+  b_output: Nullable(str),
+  b_score: Nullable(num),
+  b_passed: Nullable(Type.Boolean()),
+  b_scores: Nullable(str),
+  b_cost: Nullable(num),
+  change: StringEnum(CHANGES),
+});
+type CompareRow = Static<typeof CompareRow>;
+
+const CompareReply = Type.Object({
+  a: RunSummary,
+  b: Nullable(RunSummary),
+  summary: Type.Object(Object.fromEntries(CHANGES.map((c) => [c, int])) as Record<(typeof CHANGES)[number], typeof int>),
+  list: Type.Array(CompareRow),
+  total: int,
+});
 
 /** x = run a's result, y = run b's (FULL JOIN on the sample) */
 const CHANGE_SQL = `CASE WHEN y.id IS NULL THEN 'only_a' WHEN x.id IS NULL THEN 'only_b'
@@ -78,6 +76,10 @@ const CHANGE_SQL = `CASE WHEN y.id IS NULL THEN 'only_a' WHEN x.id IS NULL THEN 
 
 const scoresText = (alias: string) =>
   `(SELECT string_agg((e->>'scorer') || ' ' || COALESCE(round((e->>'score')::numeric, 2)::text, '–'), ' · ') FROM jsonb_array_elements(${alias}.scores) e)`;
+
+/** the number of questions of each change (0 for a change none has) */
+const countsOf = (counts: Record<string, number>) =>
+  Object.fromEntries(CHANGES.map((ch) => [ch, Number(counts[ch] ?? 0)])) as Record<(typeof CHANGES)[number], number>;
 
 export function compareRoute(a: { name: string; table: string; keys: TaskKeys }): RouteDef {
   const summaryOf = async (db: Queryable, id: number): Promise<RunSummary | null> => {
@@ -109,16 +111,7 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
       },
       { additionalProperties: false },
     ),
-    reply: {
-      type: 'object',
-      properties: {
-        a: { type: 'object', properties: runProps },
-        b: { type: ['object', 'null'], properties: runProps },
-        summary: { type: 'object', properties: Object.fromEntries(CHANGES.map((c) => [c, { type: 'integer' }])) },
-        list: { type: 'array', items: { type: 'object', properties: rowProps } },
-        total: { type: 'integer' },
-      },
-    },
+    reply: CompareReply,
     handler: async ({ db, query: q }) => {
       const runA = await summaryOf(db, q.a);
       if (!runA) throw notFound(a.name);
@@ -130,7 +123,7 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
         );
         bId = r.rows[0]?.id;
         // nothing to compare with yet: an empty comparison (the page shows "no data")
-        if (bId === undefined) return { a: runA, b: null, summary: Object.fromEntries(CHANGES.map((ch) => [ch, 0])), list: [], total: 0 };
+        if (bId === undefined) return { a: runA, b: null, summary: countsOf({}), list: [], total: 0 };
       }
       const runB = await summaryOf(db, bId);
       if (!runB) throw invalid([{ field: 'b', message: `task ${bId} does not exist / 任务不存在` }]);
@@ -139,7 +132,7 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
       }
       const size = q.page_size ?? 20;
       const offset = ((q.page ?? 1) - 1) * size;
-      const r = await db.query<Record<string, unknown> & { change: string; n: number }>(
+      const r = await db.query<CompareRow & { counts: Record<string, number> | null; total: number }>(
         `WITH pairs AS (
            SELECT COALESCE(x.sample_index, y.sample_index) AS sample_index, COALESCE(x.input, y.input) AS input,
                   COALESCE(x.expected, y.expected) AS expected,
@@ -168,7 +161,7 @@ export function compareRoute(a: { name: string; table: string; keys: TaskKeys })
         counts = Object.fromEntries(c.rows.map((x) => [x.change, Number(x.n)]));
         total = q.change ? Number(counts[q.change] ?? 0) : c.rows.reduce((s, x) => s + Number(x.n), 0);
       }
-      const summary = Object.fromEntries(CHANGES.map((ch) => [ch, Number(counts![ch] ?? 0)]));
+      const summary = countsOf(counts);
       const list = r.rows.map(({ counts: _c, total: _t, ...row }) => row);
       return { a: runA, b: runB, summary, list, total };
     },

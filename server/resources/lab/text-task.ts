@@ -7,6 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
+import { NoQuery, OptionList } from '../../http/typebox.js';
 import { conflict, invalid } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { listRows } from '../engine/list.js';
@@ -175,35 +176,32 @@ export const testTask = buildArea({ name: 'script-task', table: 'text_task', dat
 export const ratingTask = buildArea({ name: 'rating-task', table: 'text_rating_task', datasetTable: 'text_rating_dataset', keys: LK.ratingTask, comparePath: '/intelligent_text/scriptManage/ratingTaskList/detail/:a' });
 
 /** Assistants for the task forms' picker (the assistant pages' own list needs their key). */
-export const assistantOptionsRoute: RouteDef = {
+export const assistantOptionsRoute = route({
   method: 'GET',
   path: 'script-task/assistant-options',
   access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
   summary: 'Chat assistants for the task forms: [{ id, name, model }]',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model: { type: 'string' } } } },
-  handler: async ({ db }) => (await db.query('SELECT id, name, model FROM chat_assistant ORDER BY id DESC LIMIT 1000')).rows,
-};
+  query: NoQuery,
+  reply: OptionList({ model: Type.String() }),
+  handler: async ({ db }) => (await db.query<{ id: number; name: string; model: string }>('SELECT id, name, model FROM chat_assistant ORDER BY id DESC LIMIT 1000')).rows,
+});
 
 /** Model servers for the task forms' pickers (answering and judge model); configCenter/server needs its own key. */
-export const modelServerOptionsRoute: RouteDef = {
+export const modelServerOptionsRoute = route({
   method: 'GET',
   path: 'script-task/model-server-options',
   access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
   summary: 'Model servers for the task forms: [{ id, name, model, enabled, label }] (never a key)',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: {
-    type: 'array',
-    items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, model: { type: 'string' }, enabled: { type: 'boolean' }, label: { type: 'string' } } },
-  },
+  query: NoQuery,
+  reply: OptionList({ model: Type.String(), enabled: Type.Boolean(), label: Type.String() }),
   handler: async ({ db }) =>
     (
-      await db.query(
+      await db.query<{ id: number; name: string; model: string; enabled: boolean; label: string }>(
         `SELECT id, name, model, enabled, name || ' (' || model || ')' || CASE WHEN enabled THEN '' ELSE ' ⏸' END AS label
            FROM config_model_server ORDER BY enabled DESC, id DESC LIMIT 1000`,
       )
     ).rows,
-};
+});
 
 /** Shops for the task forms' picker (whose knowledge answers); the shop pages need their own keys. */
 export const shopOptionsRoute = route({
@@ -212,7 +210,7 @@ export const shopOptionsRoute = route({
   access: { permission: [...allTaskKeys(LK.testTask), ...allTaskKeys(LK.ratingTask)] },
   summary: 'Shops for the task forms: [{ id, name, label }], newest first, at most `limit`',
   query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 1000 })) }, { additionalProperties: false }),
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' } } } },
+  reply: OptionList({ label: Type.String() }),
   handler: async ({ db, query }) =>
-    (await db.query(`SELECT id, name, id || '-' || name AS label FROM shop ORDER BY id DESC LIMIT $1`, [query.limit ?? 1000])).rows,
+    (await db.query<{ id: number; name: string; label: string }>(`SELECT id, name, id || '-' || name AS label FROM shop ORDER BY id DESC LIMIT $1`, [query.limit ?? 1000])).rows,
 });

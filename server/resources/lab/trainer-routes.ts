@@ -5,7 +5,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
-import { route, type RouteDef } from '../../http/route.js';
+import { route } from '../../http/route.js';
+import { NoQuery, OptionList } from '../../http/typebox.js';
 import { F } from '../engine/fields.js';
 import { ID, Id } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
@@ -36,26 +37,23 @@ export const trainEvent: ResourceDef = {
   operations: { list: { permission: [LK.trainTask.page, LK.trainTask.detail] } },
 };
 
-export const trainerOptionsRoute: RouteDef = {
+export const trainerOptionsRoute = route({
   method: 'GET',
   path: 'lab/train-task/trainer-options',
   access: { permission: TASK_KEYS },
   summary: 'Model servers that can fine-tune, for the task form: [{ id, name, label, sandbox }] (never a key)',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: {
-    type: 'array',
-    items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, label: { type: 'string' }, sandbox: { type: 'boolean' } } },
-  },
+  query: NoQuery,
+  reply: OptionList({ label: Type.String(), sandbox: Type.Boolean() }),
   handler: async ({ db }) =>
     (
-      await db.query(
+      await db.query<{ id: number; name: string; label: string; sandbox: boolean }>(
         `SELECT id, name, provider = $1 AS sandbox,
                 name || CASE WHEN provider = $1 THEN ' [sandbox / 沙箱]' ELSE '' END || CASE WHEN enabled THEN '' ELSE ' ⏸' END AS label
            FROM config_model_server WHERE supports_fine_tuning ORDER BY enabled DESC, id LIMIT 1000`,
         [SANDBOX_PROVIDER],
       )
     ).rows,
-};
+});
 
 interface TaskForModel {
   id: number;
@@ -74,7 +72,7 @@ export const registerModelRoute = route({
   summary:
     "Add a succeeded task's fine-tuned model as a model server (the trainer's endpoint and encrypted key, the new model name); the same server again when it was added before. Needs the model-server key too (40003)",
   body: Type.Object({ id: Id }, { additionalProperties: false }),
-  reply: { type: 'object', properties: { model_server_id: { type: 'integer' }, created: { type: 'boolean' }, sandbox: { type: 'boolean' } } },
+  reply: Type.Object({ model_server_id: Type.Integer(), created: Type.Boolean(), sandbox: Type.Boolean() }),
   handler: async (ctx) => {
     const u = ctx.user;
     if (!u || !(u.isSuperAdmin || u.keys.has(SK.server))) throw forbidden();

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteDef } from '../../http/route.js';
+import { ProductImportRows, type ProductImportFailure } from '../../../src/contract/replies/imports.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { checkHeader, importCounts, readSheetRows, readUpload } from '../engine/upload.js';
 import { mustExist } from '../engine/refs.js';
@@ -11,14 +12,9 @@ export const IMPORT_MAX_ROWS = 20000;
 const REQUIRED = ['product_id', 'title'] as const;
 const KNOWN = ['shop_id', 'product_id', 'title', 'price', 'policy', 'remark'];
 
-interface Failure {
-  row: number;
-  product_id: string;
-  reason: string;
-}
+type Failure = ProductImportFailure;
 
 /** a row of the file that was not imported, and why */
-const ImportFailure = Type.Object({ row: Type.Integer(), product_id: Type.String(), reason: Type.String() });
 
 /**
  * `import-product`: multipart `file` (CSV or XLSX, header row with product_id, title and optionally
@@ -36,8 +32,7 @@ export function importRoute(def: ResourceDef, permission: Permission): RouteDef 
     summary: 'Import products from a CSV or XLSX file; reports imported / skipped / failed rows',
     reply: Type.Object({
       ...importCounts,
-      skipped_rows: Type.Array(ImportFailure),
-      failed_rows: Type.Array(ImportFailure),
+      ...ProductImportRows,
     }),
     raw: 'multipart',
     handler: async (ctx) => {

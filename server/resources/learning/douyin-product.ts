@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
 import { conflict } from '../../http/errors.js';
+import { Nullable } from '../../http/typebox.js';
 import { F } from '../engine/fields.js';
 import { mustExist } from '../engine/refs.js';
 import { mustFind, updateRow } from '../engine/routes.js';
@@ -69,7 +70,7 @@ douyinProduct.actions = [
     access: { permission: PERM },
     summary: 'Whether a product id is already registered for the shop',
     body: Type.Object({ shop_id: Id, product_id: Type.String({ minLength: 1, maxLength: 60 }) }, { additionalProperties: false }),
-    reply: { type: 'object', properties: { exists: { type: 'boolean' }, id: { type: ['integer', 'null'] } } },
+    reply: Type.Object({ exists: Type.Boolean(), id: Nullable(Type.Integer()) }),
     handler: async (ctx) => {
       const b = ctx.body;
       const r = await ctx.db.query<{ id: number }>(`SELECT id FROM douyin_product WHERE shop_id = $1 AND product_id = $2`, [b.shop_id, b.product_id]);

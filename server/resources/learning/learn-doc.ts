@@ -158,10 +158,10 @@ const contentRoute = route({
   access: { permission: K.doc },
   summary: 'The extracted text of a document (empty while status is 0)',
   body: idBody,
-  reply: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, status: { type: 'integer' }, content: { type: 'string' }, error: { type: 'string' } } },
+  reply: Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.Integer(), content: Type.String(), error: Type.String() }),
   handler: async (ctx) => {
     const r = await mustFind(learnDoc, ctx, ctx.body.id);
-    return { id: r.id, name: r.name, status: r.status, content: r.content, error: r.error };
+    return { id: Number(r.id), name: String(r.name), status: Number(r.status), content: String(r.content ?? ''), error: String(r.error ?? '') };
   },
 });
 

@@ -2,7 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Queryable } from '../../db/db.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { pickLang, requestLang } from '../../http/lang.js';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { inRawTx, sendOk } from '../engine/raw.js';
 import { applyFilters, Sql } from '../engine/list.js';
@@ -12,7 +12,7 @@ import type { ResourceDef } from '../engine/types.js';
 import { K } from '../keys.js';
 import { pageReply } from '../../http/list.js';
 import { batches, csvHeader, csvLines, EXPORT_KIND, writeXlsx, type Lang } from './learn-export-file.js';
-import { FileReply } from '../../http/typebox.js';
+import { FileReply, Nullable } from '../../http/typebox.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** what an export too large to stream answers: the job it started */
@@ -142,27 +142,27 @@ const EXPORT_PERMS = [K.materialExport, K.materialExports];
 const STATE_SQL = `CASE WHEN e.status IN ('queued', 'running') AND j.state IN ('failed', 'cancelled') THEN 'failed'
                         WHEN e.status = 'done' AND e.expires_at <= $EXP::timestamptz THEN 'expired' ELSE e.status END`;
 
-const exportRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    format: { type: 'string' },
-    file_name: { type: 'string' },
-    status: { type: 'string' },
-    rows_total: { type: 'integer' },
-    rows_written: { type: 'integer' },
-    progress: { type: 'string' },
-    percent: { type: 'integer' },
-    size: { type: 'integer' },
-    error: { type: 'string' },
-    job_id: { type: ['integer', 'null'] },
-    created_by: { type: ['integer', 'null'] },
-    created_by_email: { type: ['string', 'null'] },
-    created_at: { type: 'string', format: 'date-time' },
-    finished_at: { type: ['string', 'null'], format: 'date-time' },
-    expires_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
+const int = Type.Integer();
+const str = Type.String();
+const dateTime = Type.String({ format: 'date-time' });
+const exportRow = Type.Object({
+  id: int,
+  format: str,
+  file_name: str,
+  status: str,
+  rows_total: int,
+  rows_written: int,
+  progress: str,
+  percent: int,
+  size: int,
+  error: str,
+  job_id: Nullable(int),
+  created_by: Nullable(int),
+  created_by_email: Nullable(str),
+  created_at: dateTime,
+  finished_at: Nullable(dateTime),
+  expires_at: Nullable(dateTime),
+});
 
 /** the exports the caller may see: their own (a super admin: everyone's) */
 const mine = (ctx: RouteContext<unknown, unknown>, params: unknown[]) => {
@@ -199,7 +199,7 @@ const exportListRoute = route({
     }
     const from = `FROM learn_export e LEFT JOIN work_job j ON j.id = e.job_id WHERE ${where.join(' AND ')}`;
     const total = (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT ${state} AS status ${from}) x`, params)).rows[0].n;
-    const list = await ctx.db.query(
+    const list = await ctx.db.query<Static<typeof exportRow>>(
       `SELECT e.id, e.format, e.file_name, ${state} AS status, e.rows_total, e.rows_written,
               e.rows_written || ' / ' || e.rows_total AS progress,
               CASE WHEN e.rows_total > 0 THEN (100 * e.rows_written / e.rows_total)::int WHEN e.status = 'done' THEN 100 ELSE 0 END AS percent,

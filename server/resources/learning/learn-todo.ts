@@ -8,7 +8,7 @@
 import { Type } from '@sinclair/typebox';
 import { pageReply } from '../../http/list.js';
 import { route } from '../../http/route.js';
-import { StringEnum } from '../../http/typebox.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { Id } from '../engine/schemas.js';
 import { K } from '../keys.js';
 
@@ -40,19 +40,16 @@ export const learnTodoRoute = route({
     { additionalProperties: false },
   ),
   reply: pageReply(
-    {
-      type: 'object',
-      properties: {
-        key: { type: 'string' },
-        kind: { type: 'string' },
-        id: { type: 'integer' },
-        shop_id: { type: ['integer', 'null'] },
-        shop_name: { type: ['string', 'null'] },
-        title: { type: 'string' },
-        detail: { type: 'string' },
-        created_at: { type: 'string' },
-      },
-    },
+    Type.Object({
+      key: Type.String(),
+      kind: Type.String(),
+      id: Type.Integer(),
+      shop_id: Nullable(Type.Integer()),
+      shop_name: Nullable(Type.String()),
+      title: Type.String(),
+      detail: Type.String(),
+      created_at: Type.String(),
+    }),
     { counts: { type: 'object', additionalProperties: { type: 'integer' } } },
   ),
   handler: async ({ db, query }) => {

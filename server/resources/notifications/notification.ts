@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { route, type RouteDef } from '../../http/route.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { route } from '../../http/route.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
+import { NoQuery, Nullable } from '../../http/typebox.js';
 import { F } from '../engine/fields.js';
 import { mustFind, updateRow } from '../engine/routes.js';
 import { Id, rowSchema } from '../engine/schemas.js';
@@ -133,16 +134,13 @@ const pushRoute = route({
   },
 });
 
-const deliveryRow = {
-  type: 'object',
-  properties: {
-    shop_id: { type: 'integer' },
-    shop_name: { type: ['string', 'null'] },
-    delivered_at: { type: 'string', format: 'date-time' },
-    read_at: { type: ['string', 'null'], format: 'date-time' },
-    read_token: { type: 'string' },
-  },
-};
+const deliveryRow = Type.Object({
+  shop_id: Type.Integer(),
+  shop_name: Nullable(Type.String()),
+  delivered_at: Type.String({ format: 'date-time' }),
+  read_at: Nullable(Type.String({ format: 'date-time' })),
+  read_token: Type.String(),
+});
 
 /** The deliveries of a notification (who got it, who read it), paged. */
 const DELIVERY_PAGE = { page: 1, page_size: 10 };
@@ -167,7 +165,7 @@ const deliveriesRoute = route({
     const q = { ...DELIVERY_PAGE, ...ctx.query };
     const where = `d.notification_id = $1${q.read === undefined ? '' : q.read ? ' AND d.read_at IS NOT NULL' : ' AND d.read_at IS NULL'}`;
     const total = (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notification_delivery d WHERE ${where}`, [q.notification_id])).rows[0].n;
-    const list = await ctx.db.query(
+    const list = await ctx.db.query<Static<typeof deliveryRow>>(
       `SELECT d.shop_id, s.name AS shop_name, d.delivered_at, d.read_at, d.read_token
          FROM notification_delivery d LEFT JOIN shop s ON s.id = d.shop_id
         WHERE ${where} ORDER BY d.shop_id LIMIT $2 OFFSET $3`,
@@ -190,16 +188,13 @@ export const merchantReadRoute = route({
   tags: ['merchant'],
   summary: 'Merchant side: mark a delivered notification read (by its delivery read token)',
   body: Type.Object({ token: Type.String({ minLength: 32, maxLength: 64, pattern: '^[0-9a-f]+$' }) }, { additionalProperties: false }),
-  reply: {
-    type: 'object',
-    properties: {
-      notification_id: { type: 'integer' },
-      shop_id: { type: 'integer' },
-      read_at: { type: 'string', format: 'date-time' },
-      first_read: { type: 'boolean' },
-      push_read_count: { type: 'integer' },
-    },
-  },
+  reply: Type.Object({
+    notification_id: Type.Integer(),
+    shop_id: Type.Integer(),
+    read_at: Type.String({ format: 'date-time' }),
+    first_read: Type.Boolean(),
+    push_read_count: Type.Integer(),
+  }),
   handler: async (ctx) => {
     const { token } = ctx.body;
     const d = (
@@ -225,19 +220,19 @@ export const merchantReadRoute = route({
         [d.notification_id],
       )
     ).rows[0];
-    return { notification_id: d.notification_id, shop_id: d.shop_id, read_at: readAt, first_read: !d.read_at, push_read_count: n?.push_read_count ?? 0 };
+    return { notification_id: d.notification_id, shop_id: d.shop_id, read_at: readAt.toISOString(), first_read: !d.read_at, push_read_count: n?.push_read_count ?? 0 };
   },
 });
 
-const targetTypesRoute: RouteDef = {
+const targetTypesRoute = route({
   method: 'GET',
   path: 'notification/target-types',
   access: { permission: K.notice },
   summary: 'Shop types a notification can target',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, label: { type: 'string' }, label_en: { type: 'string' } } } },
+  query: NoQuery,
+  reply: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String(), label_en: Type.String() })),
   handler: async () => SHOP_TYPES,
-};
+});
 
 notification.actions = [targetTypesRoute, pushRoute, deliveriesRoute, ...smtpRoutes];
 

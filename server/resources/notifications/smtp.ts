@@ -5,27 +5,25 @@
  * returned, never in an audit row or a log line; an empty `password` keeps the stored one, and
  * `clear_password` removes it. A changed host drops a stored password unless it is typed again.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { encryptSecret, maskSecret } from '../../ai/secrets.js';
 import { classifyAddress } from '../../http/addresses.js';
 import { invalid } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { Nullable } from '../../http/typebox.js';
 import type { Queryable } from '../../db/db.js';
 import { NK } from './keys.js';
 
-const reply = {
-  type: 'object',
-  properties: {
-    configured: { type: 'boolean' },
-    host: { type: 'string' },
-    port: { type: 'integer' },
-    secure: { type: 'boolean' },
-    username: { type: 'string' },
-    password_masked: { type: 'string' },
-    from_address: { type: 'string' },
-    updated_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
+const reply = Type.Object({
+  configured: Type.Boolean(),
+  host: Type.String(),
+  port: Type.Integer(),
+  secure: Type.Boolean(),
+  username: Type.String(),
+  password_masked: Type.String(),
+  from_address: Type.String(),
+  updated_at: Nullable(Type.String({ format: 'date-time' })),
+});
 
 interface SmtpRow {
   host: string;
@@ -37,11 +35,16 @@ interface SmtpRow {
   updated_at: Date | null;
 }
 
-async function read(db: Queryable, lock = false) {
+async function read(db: Queryable, lock = false): Promise<Static<typeof reply>> {
   const r = (await db.query<SmtpRow>(`SELECT host, port, secure, username, password_mask, from_address, updated_at FROM notification_smtp WHERE id = 1${lock ? ' FOR UPDATE' : ''}`)).rows[0];
   const row = r ?? { host: '', port: 587, secure: false, username: '', password_mask: '', from_address: '', updated_at: null };
-  const { password_mask, ...rest } = row;
-  return { configured: !!row.host && !!row.from_address, ...rest, password_masked: password_mask };
+  const { password_mask, updated_at, ...rest } = row;
+  return {
+    configured: !!row.host && !!row.from_address,
+    ...rest,
+    password_masked: password_mask,
+    updated_at: updated_at === null ? null : new Date(updated_at).toISOString(),
+  };
 }
 
 const getRoute = route({

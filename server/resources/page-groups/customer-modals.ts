@@ -8,33 +8,31 @@
  * Writes are audited (`config`, `note`, `export` on `merchant_user`).
  */
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/db.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { requestLang } from '../../http/lang.js';
 import { route, type RouteDef } from '../../http/route.js';
-import { FileReply, StringEnum } from '../../http/typebox.js';
+import { FileReply, IdReply, Nullable, StringEnum } from '../../http/typebox.js';
 import { inRawTx } from '../engine/raw.js';
 import { Id, idQuery } from '../engine/schemas.js';
 import { check } from '../engine/validate.js';
 import { csvCell } from '../learning/learn-export-file.js';
-import { nstr, PG } from './keys.js';
+import { dateTime, int, nint, nstr, PG, str } from './keys.js';
 
 const TIERS = ['standard', 'ka', 'strategic'] as const;
 const LANGS = ['zh-CN', 'en-US'] as const;
-const configReply = {
-  type: 'object',
-  properties: {
-    user_id: { type: 'integer' },
-    name: { type: 'string' },
-    email: { type: 'string' },
-    tier: { type: 'string' },
-    account_manager: { type: 'string' },
-    invoice_email: { type: 'string' },
-    notice_language: { type: 'string' },
-    updated_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
+const configReply = Type.Object({
+  user_id: int,
+  name: str,
+  email: str,
+  tier: str,
+  account_manager: str,
+  invoice_email: str,
+  notice_language: str,
+  updated_at: Nullable(dateTime),
+});
+type Config = Static<typeof configReply>;
 
 async function customerExists(db: Queryable, id: number, field: string): Promise<void> {
   const r = await db.query(`SELECT 1 FROM merchant_user WHERE id = $1`, [id]);
@@ -79,7 +77,7 @@ export const customerModalRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const { id } = ctx.query;
       const r = (
-        await ctx.db.query<Record<string, unknown>>(
+        await ctx.db.query<Config>(
           `SELECT u.id AS user_id, u.name, u.email, coalesce(c.tier, 'standard') AS tier, coalesce(c.account_manager, '') AS account_manager,
                   coalesce(c.invoice_email, '') AS invoice_email, coalesce(c.notice_language, 'zh-CN') AS notice_language, c.updated_at
              FROM merchant_user u LEFT JOIN customer_config c ON c.user_id = u.id WHERE u.id = $1`,
@@ -111,7 +109,7 @@ export const customerModalRoutes: RouteDef[] = [
       await customerExists(ctx.db, id, 'id');
       const before = (await ctx.db.query(`SELECT tier, account_manager, invoice_email, notice_language FROM customer_config WHERE user_id = $1`, [id])).rows[0];
       const after = (
-        await ctx.db.query<Record<string, unknown>>(
+        await ctx.db.query<Pick<Config, 'tier' | 'account_manager' | 'invoice_email' | 'notice_language'>>(
           `INSERT INTO customer_config (user_id, tier, account_manager, invoice_email, notice_language, updated_by, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, now())
            ON CONFLICT (user_id) DO UPDATE SET tier = EXCLUDED.tier, account_manager = EXCLUDED.account_manager,
@@ -131,27 +129,21 @@ export const customerModalRoutes: RouteDef[] = [
     access: { permission: [PG.customerList, PG.customerNote] },
     summary: "A customer's notes, newest first (at most 200)",
     query: idQuery,
-    reply: {
-      type: 'object',
-      properties: {
-        user_id: { type: 'integer' },
-        name: { type: 'string' },
-        total: { type: 'integer' },
-        list: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { id: { type: 'integer' }, content: { type: 'string' }, author: { type: 'string' }, created_by: { type: ['integer', 'null'] }, created_at: { type: 'string', format: 'date-time' } },
-          },
-        },
-      },
-    },
+    reply: Type.Object({
+      user_id: int,
+      name: str,
+      total: int,
+      list: Type.Array(Type.Object({ id: int, content: str, author: str, created_by: nint, created_at: dateTime })),
+    }),
     handler: async (ctx) => {
       const { id } = ctx.query;
       const u = (await ctx.db.query<{ name: string }>(`SELECT name FROM merchant_user WHERE id = $1`, [id])).rows[0];
       if (!u) throw notFound(`customer ${id}`);
       const list = (
-        await ctx.db.query(`SELECT id, content, author, created_by, created_at FROM customer_note WHERE user_id = $1 ORDER BY id DESC LIMIT 200`, [id])
+        await ctx.db.query<{ id: number; content: string; author: string; created_by: number | null; created_at: string }>(
+          `SELECT id, content, author, created_by, created_at FROM customer_note WHERE user_id = $1 ORDER BY id DESC LIMIT 200`,
+          [id],
+        )
       ).rows;
       const total = Number((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM customer_note WHERE user_id = $1`, [id])).rows[0].n);
       return { user_id: id, name: u.name, total, list };
@@ -163,7 +155,7 @@ export const customerModalRoutes: RouteDef[] = [
     access: { permission: PG.customerNote },
     summary: 'Add a note to a customer (signed with the author); audited as `note` on `merchant_user`',
     body: Type.Object({ user_id: Id, content: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
-    reply: { type: 'object', properties: { id: { type: 'integer' }, user_id: { type: 'integer' }, content: { type: 'string' }, author: { type: 'string' }, author_name: nstr } },
+    reply: Type.Object({ id: int, user_id: int, content: str, author: str, author_name: nstr }),
     handler: async (ctx) => {
       const { user_id: userId, content } = ctx.body;
       if (!content.trim()) throw invalid([{ field: 'content', message: 'is required / 必填' }]);
@@ -187,7 +179,7 @@ export const customerModalRoutes: RouteDef[] = [
     access: { permission: PG.customerNote },
     summary: "Delete a customer's note; audited as `note_delete` on `merchant_user`",
     body: idQuery,
-    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    reply: IdReply,
     handler: async (ctx) => {
       const { id } = ctx.body;
       const n = (await ctx.db.query<{ user_id: number; content: string }>(`DELETE FROM customer_note WHERE id = $1 RETURNING user_id, content`, [id])).rows[0];

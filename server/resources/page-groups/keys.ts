@@ -1,3 +1,5 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../http/typebox.js';
 /** Permission keys of the page groups (spec section 6) and the reply shorthands their routes share. */
 const T = 'intelligent_text.text';
 export const PG = {
@@ -24,5 +26,8 @@ export const PG = {
   customerOnboard: `${T}.shop.customer_list.onboard`,
 } as const;
 
-export const nint = { type: ['integer', 'null'] };
-export const nstr = { type: ['string', 'null'] };
+export const int = Type.Integer();
+export const str = Type.String();
+export const dateTime = Type.String({ format: 'date-time' });
+export const nint = Nullable(int);
+export const nstr = Nullable(str);

@@ -2,11 +2,13 @@
  * Renew detail (`GET plan-order/renew-detail`, an order with the order it renews) and the modals:
  * `GET policy/versions`, `GET session/dialogue`, `GET session/message-extra`.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { notFound } from '../../http/errors.js';
 import { route, type RouteDef } from '../../http/route.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { idQuery } from '../engine/schemas.js';
 import { K } from '../keys.js';
-import { nint, nstr, PG } from './keys.js';
+import { dateTime, int, nint, nstr, PG, str } from './keys.js';
 
 const AI_TYPES = [2, 6, 10, 11, 12, 13];
 const roleOf = (t: number): string => (t === 1 || t === 9 ? 'customer' : t === 4 || t === 7 ? 'agent' : AI_TYPES.includes(t) ? 'ai' : 'system');
@@ -17,6 +19,34 @@ export function estimateTokens(text: string): number {
   return cjk + Math.ceil((text.length - cjk) / 4);
 }
 
+const RenewDetail = Type.Object({
+  id: int,
+  order_no: str,
+  user_id: int,
+  user_name: nstr,
+  shop_id: nint,
+  shop_name: nstr,
+  plan_id: int,
+  plan_name: str,
+  plan_period: str,
+  amount: Type.Number(),
+  currency: str,
+  status: int,
+  start_at: dateTime,
+  end_at: dateTime,
+  period_days: int,
+  remark: str,
+  renewal_kind: StringEnum(['first', 'same_plan', 'upgrade', 'downgrade']),
+  previous_id: nint,
+  previous_order_no: nstr,
+  previous_plan_name: nstr,
+  previous_amount: Nullable(Type.Number()),
+  previous_end_at: Nullable(dateTime),
+  gap_days: nint,
+  previous_note: str,
+  log_count: int,
+});
+type RenewDetail = Static<typeof RenewDetail>;
 
 export const modalRoutes: RouteDef[] = [
   route({
@@ -25,40 +55,11 @@ export const modalRoutes: RouteDef[] = [
     access: { permission: [K.planOrder, PG.renew] },
     summary: 'A plan order as a renewal: its plan and shop, the order it renews (the same user and shop, started before it), the gap and the change of plan',
     query: idQuery,
-    reply: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        order_no: { type: 'string' },
-        user_id: { type: 'integer' },
-        user_name: nstr,
-        shop_id: nint,
-        shop_name: nstr,
-        plan_id: { type: 'integer' },
-        plan_name: { type: 'string' },
-        plan_period: { type: 'string' },
-        amount: { type: 'number' },
-        currency: { type: 'string' },
-        status: { type: 'integer' },
-        start_at: { type: 'string', format: 'date-time' },
-        end_at: { type: 'string', format: 'date-time' },
-        period_days: { type: 'integer' },
-        remark: { type: 'string' },
-        renewal_kind: { type: 'string', enum: ['first', 'same_plan', 'upgrade', 'downgrade'] },
-        previous_id: nint,
-        previous_order_no: nstr,
-        previous_plan_name: nstr,
-        previous_amount: { type: ['number', 'null'] },
-        previous_end_at: { type: ['string', 'null'], format: 'date-time' },
-        gap_days: nint,
-        previous_note: { type: 'string' },
-        log_count: { type: 'integer' },
-      },
-    },
+    reply: RenewDetail,
     handler: async (ctx) => {
       const { id } = ctx.query;
       const o = (
-        await ctx.db.query<Record<string, unknown>>(
+        await ctx.db.query<Omit<RenewDetail, `previous_${string}` | 'renewal_kind' | 'gap_days'>>(
           `SELECT o.id, o.order_no, o.user_id, u.name AS user_name, o.shop_id, s.name AS shop_name, o.plan_id, p.name AS plan_name,
                   p.period AS plan_period, o.amount::float8 AS amount, o.currency, o.status, o.start_at, o.end_at, o.remark,
                   round(extract(epoch FROM o.end_at - o.start_at) / 86400)::int AS period_days,
@@ -80,7 +81,7 @@ export const modalRoutes: RouteDef[] = [
           [id, o.user_id, o.shop_id, o.start_at],
         )
       ).rows[0];
-      let kind = 'first';
+      let kind: RenewDetail['renewal_kind'] = 'first';
       if (prev) {
         const price = Number((await ctx.db.query<{ p: number }>(`SELECT price::float8 AS p FROM plan WHERE id = $1`, [o.plan_id])).rows[0]?.p ?? 0);
         kind = Number(o.plan_id) === Number((await ctx.db.query<{ plan_id: number }>(`SELECT plan_id FROM plan_order WHERE id = $1`, [prev.id])).rows[0]?.plan_id)
@@ -108,27 +109,12 @@ export const modalRoutes: RouteDef[] = [
     access: { permission: [K.policy, K.storePolicy] },
     summary: "A policy's versions: the current one, then every recorded change (audit rows, newest first, at most 100)",
     query: idQuery,
-    reply: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        title: { type: 'string' },
-        total: { type: 'integer' },
-        list: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              version: { type: 'integer' },
-              action: { type: 'string' },
-              created_at: { type: 'string', format: 'date-time' },
-              actor_email: { type: 'string' },
-              changes: {},
-            },
-          },
-        },
-      },
-    },
+    reply: Type.Object({
+      id: int,
+      title: str,
+      total: int,
+      list: Type.Array(Type.Object({ version: int, action: str, created_at: dateTime, actor_email: str, changes: Type.Unknown() })),
+    }),
     handler: async (ctx) => {
       const { id } = ctx.query;
       const p = (
@@ -171,35 +157,19 @@ export const modalRoutes: RouteDef[] = [
     access: { permission: [PG.chat, PG.mark, PG.feedback, PG.profileAdvanced] },
     summary: "A chat session's dialogue for the dialogue modal: each message with its role (customer, ai, agent, system) and time from the start",
     query: idQuery,
-    reply: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        shop_name: nstr,
-        customer_name: { type: 'string' },
-        channel: { type: 'string' },
-        started_at: { type: 'string', format: 'date-time' },
-        message_count: { type: 'integer' },
-        messages: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'integer' },
-              role: { type: 'string' },
-              msg_type: { type: 'integer' },
-              sender: { type: 'string' },
-              content: { type: 'string' },
-              offset_ms: { type: 'integer' },
-            },
-          },
-        },
-      },
-    },
+    reply: Type.Object({
+      id: int,
+      shop_name: nstr,
+      customer_name: str,
+      channel: str,
+      started_at: dateTime,
+      message_count: int,
+      messages: Type.Array(Type.Object({ id: int, role: str, msg_type: int, sender: str, content: str, offset_ms: int })),
+    }),
     handler: async (ctx) => {
       const { id } = ctx.query;
       const s = (
-        await ctx.db.query<Record<string, unknown>>(
+        await ctx.db.query<{ id: number; shop_name: string | null; customer_name: string; channel: string; started_at: string }>(
           `SELECT c.id, sh.name AS shop_name, c.customer_name, c.channel, c.started_at FROM chat_session c LEFT JOIN shop sh ON sh.id = c.shop_id WHERE c.id = $1`,
           [id],
         )
@@ -222,28 +192,25 @@ export const modalRoutes: RouteDef[] = [
     summary:
       'The extra data of one AI reply: the question it answered, the knowledge it cited, the latency (question to reply) and the tokens (estimated: live replies keep no model call)',
     query: idQuery,
-    reply: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        session_id: { type: 'integer' },
-        shop_name: nstr,
-        msg_type: { type: 'integer' },
-        content: { type: 'string' },
-        sent_at: { type: 'string', format: 'date-time' },
-        question: nstr,
-        latency_ms: nint,
-        policy_id: nint,
-        policy_title: nstr,
-        policy_content: nstr,
-        policy_source_type: nint,
-        prompt_tokens: { type: 'integer' },
-        completion_tokens: { type: 'integer' },
-        total_tokens: { type: 'integer' },
-        tokens_estimated: { type: 'boolean' },
-        responder: { type: 'string' },
-      },
-    },
+    reply: Type.Object({
+      id: int,
+      session_id: int,
+      shop_name: nstr,
+      msg_type: int,
+      content: str,
+      sent_at: dateTime,
+      question: nstr,
+      latency_ms: nint,
+      policy_id: nint,
+      policy_title: nstr,
+      policy_content: nstr,
+      policy_source_type: nint,
+      prompt_tokens: int,
+      completion_tokens: int,
+      total_tokens: int,
+      tokens_estimated: Type.Boolean(),
+      responder: str,
+    }),
     handler: async (ctx) => {
       const { id } = ctx.query;
       const m = (

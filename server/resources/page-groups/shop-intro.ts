@@ -3,13 +3,13 @@
  * pro form (`POST customer/onboard`: a new customer with their first shop and its introduction in
  * one transaction). Page groups of spec section 2, docs/modules/page-groups.md "Issue 26".
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/db.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { route, type RouteDef } from '../../http/route.js';
-import { StringEnum } from '../../http/typebox.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { Id, idQuery } from '../engine/schemas.js';
-import { nint, nstr, PG } from './keys.js';
+import { dateTime, int, nint, nstr, PG, str } from './keys.js';
 
 const introFields = {
   brand: Type.Optional(Type.String({ maxLength: 100 })),
@@ -17,25 +17,21 @@ const introFields = {
   main_products: Type.Optional(Type.String({ maxLength: 500 })),
   service_hours: Type.Optional(Type.String({ maxLength: 200 })),
 };
-const introReply = {
-  type: 'object',
-  properties: {
-    shop_id: { type: 'integer' },
-    shop_name: { type: 'string' },
-    brand: { type: 'string' },
-    introduction: { type: 'string' },
-    main_products: { type: 'string' },
-    service_hours: { type: 'string' },
-    updated_by: nint,
-    updated_by_name: nstr,
-    updated_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
+const introTexts = { brand: str, introduction: str, main_products: str, service_hours: str };
+const introReply = Type.Object({
+  shop_id: int,
+  shop_name: str,
+  ...introTexts,
+  updated_by: nint,
+  updated_by_name: nstr,
+  updated_at: Nullable(dateTime),
+});
+type Intro = Static<typeof introReply>;
 
 const blank = (s: string | undefined) => !s || !s.trim();
 
 async function saveIntro(db: Queryable, shopId: number, b: { brand?: string; introduction: string; main_products?: string; service_hours?: string }, by: number | null) {
-  const r = await db.query<Record<string, unknown>>(
+  const r = await db.query<Pick<Intro, 'shop_id' | keyof typeof introTexts>>(
     `INSERT INTO shop_introduction (shop_id, brand, introduction, main_products, service_hours, updated_by, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, now())
      ON CONFLICT (shop_id) DO UPDATE SET brand = EXCLUDED.brand, introduction = EXCLUDED.introduction,
@@ -57,7 +53,7 @@ export const shopIntroRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const { id } = ctx.query;
       const r = (
-        await ctx.db.query<Record<string, unknown>>(
+        await ctx.db.query<Intro>(
           `SELECT s.id AS shop_id, s.name AS shop_name, coalesce(i.brand, '') AS brand, coalesce(i.introduction, '') AS introduction,
                   coalesce(i.main_products, '') AS main_products, coalesce(i.service_hours, '') AS service_hours,
                   i.updated_by, a.name AS updated_by_name, i.updated_at
@@ -109,7 +105,7 @@ export const shopIntroRoutes: RouteDef[] = [
       },
       { additionalProperties: false },
     ),
-    reply: { type: 'object', properties: { user_id: { type: 'integer' }, shop_id: { type: 'integer' } } },
+    reply: Type.Object({ user_id: int, shop_id: int }),
     handler: async (ctx) => {
       const b = ctx.body;
       const errors: Array<{ field: string; message: string }> = [];

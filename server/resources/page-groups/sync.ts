@@ -8,16 +8,16 @@
 import type { Queryable } from '../../db/db.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { pageFields, pageReply, paged } from '../../http/list.js';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
-import { StringEnum } from '../../http/typebox.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
 import { PermanentJobError, type JobKind } from '../../jobs/types.js';
 import { mustExist } from '../engine/refs.js';
 import { Id, idQuery } from '../engine/schemas.js';
 import { connectionRoutes, loadConnection } from '../shops/shopify/connection.js';
 import { entitiesOf, runPlatformSync } from '../shops/shopify/sync-job.js';
 import { PLATFORM_COLS, platformProps, platformSummary, syncItemRoutes } from '../shops/shopify/sync-log.js';
-import { nint, nstr, PG } from './keys.js';
+import { dateTime, int, nint, nstr, PG, str } from './keys.js';
 
 export const SYNC_KIND = 'shop.sync';
 export const SYNC_SCOPES = ['messages', 'orders', 'products', 'policies', 'all'] as const;
@@ -113,31 +113,29 @@ const SYNC_COLS = `j.id, j.ref_id::int AS shop_id, s.name AS shop_name, s.type::
   CASE WHEN j.finished_at IS NOT NULL AND j.started_at IS NOT NULL
        THEN (extract(epoch FROM j.finished_at - j.started_at) * 1000)::int END AS duration_ms`;
 const SYNC_FROM = `FROM work_job j LEFT JOIN shop s ON s.id = j.ref_id LEFT JOIN accounts a ON a.id = j.created_by WHERE j.kind = '${SYNC_KIND}'`;
-const syncRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    shop_id: nint,
-    shop_name: nstr,
-    shop_type: nint,
-    scope: nstr,
-    days: nint,
-    state: { type: 'string' },
-    progress: { type: 'integer' },
-    attempts: { type: 'integer' },
-    last_error: { type: 'string' },
-    chat_sessions: nint,
-    chat_messages: nint,
-    mail_sessions: nint,
-    orders: nint,
-    ...platformProps,
-    created_by_name: nstr,
-    created_at: { type: 'string', format: 'date-time' },
-    started_at: { type: ['string', 'null'], format: 'date-time' },
-    finished_at: { type: ['string', 'null'], format: 'date-time' },
-    duration_ms: nint,
-  },
-};
+const syncRow = Type.Object({
+  id: int,
+  shop_id: nint,
+  shop_name: nstr,
+  shop_type: nint,
+  scope: nstr,
+  days: nint,
+  state: str,
+  progress: int,
+  attempts: int,
+  last_error: str,
+  chat_sessions: nint,
+  chat_messages: nint,
+  mail_sessions: nint,
+  orders: nint,
+  ...platformProps,
+  created_by_name: nstr,
+  created_at: dateTime,
+  started_at: Nullable(dateTime),
+  finished_at: Nullable(dateTime),
+  duration_ms: nint,
+});
+type SyncRow = Static<typeof syncRow>;
 
 /** What the result page says in one line (English / 中文; the console shows its language's half). */
 function summary(r: Record<string, unknown>): string {
@@ -193,7 +191,7 @@ export const syncRoutes: RouteDef[] = [
       },
       { additionalProperties: false },
     ),
-    reply: { type: 'object', properties: { job_id: { type: 'integer' }, shop_id: { type: 'integer' } } },
+    reply: Type.Object({ job_id: int, shop_id: int }),
     handler: async (ctx) => {
       // validation fills in the defaults; TypeBox still types the two as optional
       const b = { ...SYNC_DEFAULTS, ...ctx.body };
@@ -226,7 +224,7 @@ export const syncRoutes: RouteDef[] = [
     ),
     reply: pageReply(syncRow),
     handler: (ctx) =>
-      paged(
+      paged<SyncRow>(
         ctx.db,
         {
           select: SYNC_COLS,
@@ -243,10 +241,10 @@ export const syncRoutes: RouteDef[] = [
     access: { permission: [PG.syncLog, PG.syncSuccess, PG.syncFail] },
     summary: 'One sync with its figures and a one-line summary (English / 中文), for the success and fail result pages',
     query: idQuery,
-    reply: { type: 'object', properties: { ...syncRow.properties, summary: { type: 'string' }, advice: { type: 'string' }, succeeded: { type: 'boolean' } } },
+    reply: Type.Object({ ...syncRow.properties, summary: str, advice: str, succeeded: Type.Boolean() }),
     handler: async (ctx) => {
       const { id } = ctx.query;
-      const r = (await ctx.db.query<Record<string, unknown>>(`SELECT ${SYNC_COLS} ${SYNC_FROM} AND j.id = $1`, [id])).rows[0];
+      const r = (await ctx.db.query<SyncRow>(`SELECT ${SYNC_COLS} ${SYNC_FROM} AND j.id = $1`, [id])).rows[0];
       if (!r) throw notFound(`sync ${id}`);
       return { ...r, summary: summary(r), advice: advice(r), succeeded: r.state === 'done' };
     },

@@ -1,9 +1,11 @@
-import { route, type JsonSchema, type RouteDef } from '../../http/route.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { route, type RouteDef } from '../../http/route.js';
+import { ChatMessageRow, MailRow, UtteranceRow } from '../../../src/contract/replies/sessions.js';
 import { notFound } from '../../http/errors.js';
 import { F } from '../engine/fields.js';
 import { findRow } from '../engine/list.js';
 import { idQuery, rowSchema } from '../engine/schemas.js';
-import type { ResourceDef } from '../engine/types.js';
+import type { ResourceDef, Row } from '../engine/types.js';
 import { SK } from './keys.js';
 
 /** Chat channels a session can come from (spec: "channel" filter; values are ours). */
@@ -97,13 +99,12 @@ export const voiceSession: ResourceDef = {
   operations: { list: { permission: SK.voice } },
 };
 
-const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const nint = { type: ['integer', 'null'] };
-
-/** `<name>/detail?id=`: the session row plus its entries (messages, mails, utterances) in order. */
-function detailWith(def: ResourceDef, key: string, itemSql: string, item: JsonSchema): RouteDef {
+/**
+ * `<name>/detail?id=`: the session row plus its entries (messages, mails, utterances) in order;
+ * the entries are the console's row types (src/contract/replies/sessions.ts), the session row
+ * the resource's own (built from its declaration).
+ */
+function detailWith<K extends string, I extends TSchema>(def: ResourceDef, key: K, itemSql: string, item: I): RouteDef {
   const base = rowSchema(def);
   return route({
     method: 'GET',
@@ -111,13 +112,13 @@ function detailWith(def: ResourceDef, key: string, itemSql: string, item: JsonSc
     access: { permission: def.operations.list!.permission },
     summary: `One ${def.name} with its ${key}`,
     query: idQuery,
-    reply: { ...base, properties: { ...(base.properties as object), [key]: { type: 'array', items: item } } },
+    reply: Type.Unsafe<Row & Record<K, Array<Static<I>>>>({ ...base, properties: { ...(base.properties as object), [key]: Type.Array(item) } }),
     handler: async (ctx) => {
       const { id } = ctx.query;
       const row = await findRow(def, ctx.db, id);
       if (!row) throw notFound(def.name);
-      const items = await ctx.db.query(itemSql, [id]);
-      return { ...row, [key]: items.rows };
+      const items = await ctx.db.query<Static<I>>(itemSql, [id]);
+      return { ...row, ...({ [key]: items.rows } as Record<K, Array<Static<I>>>) };
     },
   });
 }
@@ -129,7 +130,7 @@ chatSession.actions = [
     `SELECT id, msg_type, sender, content, policy_id, (SELECT x.id::int FROM ai_trace x WHERE x.id = trace_id) AS trace_id,
             to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
        FROM chat_message WHERE session_id = $1 ORDER BY sent_at, id LIMIT 2000`,
-    obj({ id: int, msg_type: int, sender: str, content: str, policy_id: nint, trace_id: nint, sent_at: str }),
+    ChatMessageRow,
   ),
 ];
 mailSession.actions = [
@@ -139,7 +140,7 @@ mailSession.actions = [
     `SELECT id, direction_type, from_addr, to_addr, subject, body, is_read, is_ai, has_attachment,
             to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at
        FROM mail_message WHERE session_id = $1 ORDER BY sent_at, id LIMIT 500`,
-    obj({ id: int, direction_type: int, from_addr: str, to_addr: str, subject: str, body: str, is_read: int, is_ai: int, has_attachment: int, sent_at: str }),
+    MailRow,
   ),
 ];
 voiceSession.actions = [
@@ -147,6 +148,6 @@ voiceSession.actions = [
     voiceSession,
     'utterances',
     `SELECT id, speaker, content, offset_ms FROM voice_utterance WHERE session_id = $1 ORDER BY offset_ms, id LIMIT 5000`,
-    obj({ id: int, speaker: str, content: str, offset_ms: int }),
+    UtteranceRow,
   ),
 ];

@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
 import { notFound } from '../../http/errors.js';
+import { Nullable } from '../../http/typebox.js';
 import { MAIL_ACCOUNT_PAGE_SIZE, USER_SEARCH_LIMIT } from '../../../src/contract/codes.js';
 import { F } from '../engine/fields.js';
 import { idQuery, rowSchema } from '../engine/schemas.js';
@@ -59,21 +60,22 @@ export const mailAccount: ResourceDef = {
   operations: { list: { permission: PICKERS } },
 };
 
-const userBrief = {
-  type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, country_code: { type: 'string' }, status: { type: 'integer' } },
-};
-const shopBrief = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' }, name: { type: 'string' }, type: { type: 'integer' }, env: { type: 'string' },
-    link: { type: 'string' }, active: { type: 'boolean' },
-    mail_accounts: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, email: { type: 'string' } } } },
-  },
-};
+const int = Type.Integer();
+const str = Type.String();
+const userBrief = Type.Object({ id: int, name: str, email: str, country_code: str, status: int });
+const shopBrief = Type.Object({
+  id: int,
+  name: str,
+  type: int,
+  env: str,
+  link: str,
+  active: Type.Boolean(),
+  mail_accounts: Type.Array(Type.Object({ id: int, email: str })),
+});
+const userInfo = Type.Object({ ...userBrief.properties, phone: Nullable(str), created_at: Type.String({ format: 'date-time' }), shops: Type.Array(shopBrief) });
 
 async function shopsOf(db: import('../../db/db.js').Queryable, userId: number) {
-  const r = await db.query<{ id: number; name: string; type: number; env: string; link: string; active: boolean; mail_accounts: Array<{ id: number; email: string }> }>(
+  const r = await db.query<Static<typeof shopBrief>>(
     `SELECT s.id, s.name, s.type, s.env, s.link, s.active,
             coalesce((SELECT json_agg(json_build_object('id', m.id, 'email', m.email) ORDER BY m.id) FROM mail_account m WHERE m.shop_id = s.id), '[]'::json) AS mail_accounts
        FROM shop s WHERE s.user_id = $1 ORDER BY s.id`,
@@ -108,9 +110,9 @@ export const merchantRoutes: RouteDef[] = [
     access: { permission: [K.customerList, K.voiceCustomers, K.planOrder, K.voicePlanOrder] },
     summary: 'One merchant user with their shops and mail accounts',
     query: idQuery,
-    reply: { type: 'object', properties: { ...userBrief.properties, phone: { type: ['string', 'null'] }, created_at: { type: 'string', format: 'date-time' }, shops: { type: 'array', items: shopBrief } } },
+    reply: userInfo,
     handler: async ({ db, query: { id } }) => {
-      const r = await db.query(`SELECT id, name, email, phone, country_code, status, created_at FROM merchant_user WHERE id = $1`, [id]);
+      const r = await db.query<Omit<Static<typeof userInfo>, 'shops'>>(`SELECT id, name, email, phone, country_code, status, created_at FROM merchant_user WHERE id = $1`, [id]);
       if (!r.rows[0]) throw notFound('user');
       return { ...r.rows[0], shops: await shopsOf(db, id) };
     },
@@ -127,7 +129,7 @@ export const merchantRoutes: RouteDef[] = [
       },
       { additionalProperties: false },
     ),
-    reply: { type: 'array', items: userBrief },
+    reply: Type.Array(userBrief),
     handler: async ({ db, query: q }) => {
       // exact id first, then ids with that prefix (id range scans on the primary key, no seq scan)
       const n = Number(q.id);
@@ -136,7 +138,7 @@ export const merchantRoutes: RouteDef[] = [
       for (let scale = 10, k = 1; k <= 9 - q.id.length && n * scale < 2147483647; scale *= 10, k++) {
         ranges.push(`(id >= ${n * scale} AND id < ${Math.min((n + 1) * scale, 2147483647)})`);
       }
-      const r = await db.query(
+      const r = await db.query<Static<typeof userBrief>>(
         `SELECT id, name, email, country_code, status FROM merchant_user WHERE ${ranges.join(' OR ')} ORDER BY id LIMIT ${limit}`,
         [n],
       );
@@ -149,7 +151,7 @@ export const merchantRoutes: RouteDef[] = [
     access: { permission: PICKERS },
     summary: "A merchant user's shops, each with its mail accounts",
     query: idQuery,
-    reply: { type: 'array', items: shopBrief },
+    reply: Type.Array(shopBrief),
     handler: async ({ db, query: { id } }) => {
       const r = await db.query(`SELECT 1 FROM merchant_user WHERE id = $1`, [id]);
       if (!r.rows.length) throw notFound('user');

@@ -20,7 +20,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { requestLang } from '../../http/lang.js';
-import type { JsonSchema, RouteContext, RouteDef } from '../../http/route.js';
+import type { RouteContext, RouteDef } from '../../http/route.js';
 import { ingestBatch, type RecordStatus } from '../../ingest/ingest.js';
 import { KINDS } from '../../ingest/kinds.js';
 import type { IngestKind } from '../../ingest/store.js';
@@ -32,6 +32,7 @@ import { check } from '../engine/validate.js';
 import { K } from '../keys.js';
 import { SK } from '../sessions/keys.js';
 import { FileReply } from '../../http/typebox.js';
+import { RecordImportReply } from '../../../src/contract/replies/imports.js';
 import {
   groupedRecords,
   MAIL_COLUMNS,
@@ -59,33 +60,6 @@ async function readImport(ctx: RouteContext): Promise<Upload> {
   if (fields.shop_id === '' || fields.shop_id === 'undefined' || fields.shop_id === 'null') delete fields.shop_id;
   return { file, shopId: check(UPLOAD_FIELDS, fields).shop_id };
 }
-
-const fieldError = { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } };
-const importReply: JsonSchema = {
-  type: 'object',
-  properties: {
-    file: { type: 'string' },
-    total: { type: 'integer', description: 'data rows in the file' },
-    records: { type: 'integer', description: 'orders, or sessions (rows grouped by external id)' },
-    created: { type: 'integer' },
-    updated: { type: 'integer' },
-    unchanged: { type: 'integer' },
-    rejected: { type: 'integer', description: 'rejected rows' },
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          row: { type: 'integer', description: 'row number in the file, the header being row 1' },
-          external_id: { type: ['string', 'null'] },
-          status: { type: 'string', enum: ['created', 'updated', 'unchanged', 'rejected'] },
-          id: { type: ['integer', 'null'] },
-          errors: { type: 'array', items: fieldError },
-        },
-      },
-    },
-  },
-};
 
 interface ImportSpec {
   base: string;
@@ -124,7 +98,7 @@ function importRoutes(spec: ImportSpec): RouteDef[] {
       `${RECORD_IMPORT_MAX_ROWS} rows, 10 MB): each row checked and stored as the ingestion API does (idempotent by shop and external id); ` +
       'one result per row: created, updated, unchanged or rejected with its fields',
     raw: 'multipart',
-    reply: importReply,
+    reply: RecordImportReply,
     handler: async (ctx) => {
       const up = await readImport(ctx);
       const rows = await readRows(up, spec.columns);

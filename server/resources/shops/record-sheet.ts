@@ -6,7 +6,8 @@
 import type { FieldError } from '../../../src/contract/codes.js';
 import { invalid } from '../../http/errors.js';
 import { pickLang, type Lang } from '../../http/lang.js';
-import type { ingestBatch, RecordStatus } from '../../ingest/ingest.js';
+import type { ingestBatch } from '../../ingest/ingest.js';
+import type { RecordImportRow } from '../../../src/contract/replies/imports.js';
 import type { Cells } from '../engine/sheet.js';
 import { headerProblems, readSheetRows, type UploadedFile } from '../engine/upload.js';
 
@@ -70,14 +71,8 @@ export const MAIL_COLUMNS: Column[] = [
   { key: 'sent_at', en: 'Sent at', zh: '发送时间', type: 'date', required: true, message: true },
 ];
 
-interface RowResult {
-  /** the row's number in the file (the header is row 1) */
-  row: number;
-  external_id: string | null;
-  status: RecordStatus;
-  id: number | null;
-  errors?: FieldError[];
-}
+/** a row of the import's report (src/contract/replies/imports.ts) */
+type RowResult = RecordImportRow;
 
 const norm = (h: string) => h.trim().toLowerCase().replace(/\s+/g, ' ');
 

@@ -9,18 +9,13 @@ import { ID, Id } from '../engine/schemas.js';
 import type { ResourceDef } from '../engine/types.js';
 import { AI_STATUS, AUTHORIZE_STATUS, CREATION_SOURCES, ENV_IDS, PLUGIN_STATUS, SHOP_TYPES, ids } from '../enums.js';
 import { K, PICKERS } from '../keys.js';
+import { ShopListReply, type ShopListItem } from '../../../src/contract/replies/shops.js';
 
 /** The name of the customer (merchant user) `alias`.user_id points at: one home for the lists and the shop pickers. */
 export const customerNameSql = (alias: string) => `(SELECT u.name FROM merchant_user u WHERE u.id = ${alias}.user_id)`;
 
-export interface ShopOption {
-  id: number;
-  name: string;
-  env: string;
-  type: number;
-  /** the shop's customer name, so pickers tell look-alike shops apart */
-  customer: string | null;
-}
+/** a shop picker's row before its label (src/contract/replies/shops.ts) */
+type ShopOption = Omit<ShopListItem, 'label'>;
 
 /** Shops for a picker, newest first: a keyword (prefix match on name and link) and an environment (`all` or none: every one). */
 export async function shopOptions(db: Queryable, q: { env?: string; keyword?: string; limit: number }): Promise<ShopOption[]> {
@@ -102,21 +97,7 @@ const shopListRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        name: { type: 'string' },
-        label: { type: 'string' },
-        env: { type: 'string' },
-        type: { type: 'integer' },
-        /** the shop's customer (merchant user) name, so pickers tell look-alike shops apart */
-        customer: { type: ['string', 'null'] },
-      },
-    },
-  },
+  reply: ShopListReply,
   handler: async ({ db, query: q }) => {
     const rows = await shopOptions(db, { env: q.env, keyword: q.keyword, limit: q.limit ?? 1000 });
     return rows.map((s) => ({ ...s, label: s.env === 'prod' ? `${s.id}-${s.name}` : `[${s.env}] ${s.name}` }));
@@ -129,7 +110,7 @@ const copyPolicyRoute = route({
   access: { permission: K.copyPolicy },
   summary: 'Copy every policy of the source shop to the target shop (one transaction, cannot be undone)',
   body: Type.Object({ source_shop_id: Id, target_shop_id: Id }, { additionalProperties: false }),
-  reply: { type: 'object', properties: { copied: { type: 'integer' }, target_shop_id: { type: 'integer' } } },
+  reply: Type.Object({ copied: Type.Integer(), target_shop_id: Type.Integer() }),
   handler: async (ctx) => {
     const { source_shop_id: src, target_shop_id: dst } = ctx.body;
     if (src === dst) {

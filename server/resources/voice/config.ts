@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/db.js';
 import { route, type RouteDef } from '../../http/route.js';
-import { AnyObject } from '../../http/typebox.js';
+import { AnyObject, NoQuery, Nullable } from '../../http/typebox.js';
 import { invalid } from '../../http/errors.js';
 import { ivrProblems } from './ivr-menu.js';
 import { PHONE_PATTERN, VK } from './keys.js';
@@ -11,18 +11,22 @@ import { PHONE_PATTERN, VK } from './keys.js';
  * (what the assistant does when it cannot answer). Each has `…/detail` and `…/update`; an update
  * writes an audit row with the row before and after.
  */
-const empty = Type.Object({}, { additionalProperties: false });
+/** the time of the last save (null: never saved, the defaults) */
+const updatedAt = Nullable(Type.String({ format: 'date-time' }));
 
-async function ivrRow(db: Queryable) {
-  const r = await db.query<{ menu: unknown; updated_at: string }>('SELECT menu, updated_at FROM voice_ivr_config WHERE id = 1');
+const IVR_REPLY = Type.Object({
+  id: Type.Integer(),
+  /** the tree as stored (server/resources/voice/ivr-menu.ts checks it): every key kept */
+  menu: AnyObject({ additionalProperties: true }),
+  menu_text: Type.String(),
+  updated_at: updatedAt,
+});
+
+async function ivrRow(db: Queryable): Promise<Static<typeof IVR_REPLY>> {
+  const r = await db.query<{ menu: Record<string, unknown>; updated_at: string | null }>('SELECT menu, updated_at FROM voice_ivr_config WHERE id = 1');
   const row = r.rows[0] ?? { menu: { welcome: '', timeout_seconds: 10, children: [] }, updated_at: null };
   return { id: 1, menu: row.menu, menu_text: JSON.stringify(row.menu, null, 2), updated_at: row.updated_at };
 }
-
-const IVR_REPLY = {
-  type: 'object',
-  properties: { id: { type: 'integer' }, menu: { type: 'object', additionalProperties: true }, menu_text: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' } },
-};
 
 const ivrDetail = route({
   method: 'GET',
@@ -30,7 +34,7 @@ const ivrDetail = route({
   access: { permission: [VK.ivr, VK.ivrEdit] },
   tags: ['call-center'],
   summary: 'The IVR menu tree (`menu`, and `menu_text`: the same as indented JSON for the edit form)',
-  query: empty,
+  query: NoQuery,
   reply: IVR_REPLY,
   handler: async (ctx) => ivrRow(ctx.db),
 });
@@ -78,12 +82,13 @@ const FALLBACK_FIELDS = {
 };
 const FALLBACK_COLS = Object.keys(FALLBACK_FIELDS);
 
-async function fallbackRow(db: Queryable): Promise<Record<string, unknown>> {
-  const r = await db.query(`SELECT id, ${FALLBACK_COLS.join(', ')}, updated_at FROM voice_fallback_config WHERE id = 1`);
+const FALLBACK_REPLY = Type.Object({ id: Type.Integer(), ...FALLBACK_FIELDS, updated_at: updatedAt });
+type FallbackRow = Static<typeof FALLBACK_REPLY>;
+
+async function fallbackRow(db: Queryable): Promise<FallbackRow> {
+  const r = await db.query<FallbackRow>(`SELECT id, ${FALLBACK_COLS.join(', ')}, updated_at FROM voice_fallback_config WHERE id = 1`);
   return r.rows[0] ?? { id: 1, enabled: true, fallback_reply: '', max_fail_times: 2, transfer_number: '', hangup_message: '', updated_at: null };
 }
-
-const FALLBACK_REPLY = { type: 'object', properties: { id: { type: 'integer' }, ...FALLBACK_FIELDS, updated_at: { type: 'string', format: 'date-time' } } };
 
 const fallbackDetail = route({
   method: 'GET',
@@ -91,7 +96,7 @@ const fallbackDetail = route({
   access: { permission: VK.fallback },
   tags: ['call-center'],
   summary: 'The voice fallback configuration',
-  query: empty,
+  query: NoQuery,
   reply: FALLBACK_REPLY,
   handler: async (ctx) => fallbackRow(ctx.db),
 });

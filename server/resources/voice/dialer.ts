@@ -1,4 +1,6 @@
-import type { RouteDef } from '../../http/route.js';
+import { Type } from '@sinclair/typebox';
+import { route } from '../../http/route.js';
+import { NoQuery, StringEnum } from '../../http/typebox.js';
 import { telephonyConfig } from './calls/config.js';
 import { STATUS_PATH } from './calls/twilio.js';
 import { VK } from './keys.js';
@@ -8,27 +10,24 @@ import { VK } from './keys.js';
  * it is ready, and what is missing when it is not. Secrets (the auth token) are never shown; the
  * account SID only by its last four characters.
  */
-export const dialerRoute: RouteDef = {
+export const dialerRoute = route({
   method: 'GET',
   path: 'call-center/dialer',
   access: { permission: [VK.task, VK.log] },
   tags: ['call-center'],
   summary: 'The active dialer of call campaigns: `dry-run` (places no call) or `twilio`, whether it is ready and why not',
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  reply: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', enum: ['dry-run', 'twilio'] },
-      dry_run: { type: 'boolean' },
-      ready: { type: 'boolean' },
-      problems: { type: 'array', items: { type: 'string' } },
-      problems_text: { type: 'string' },
-      account: { type: 'string' },
-      from: { type: 'string' },
-      base_url: { type: 'string' },
-      status_callback_url: { type: 'string' },
-    },
-  },
+  query: NoQuery,
+  reply: Type.Object({
+    name: StringEnum(['dry-run', 'twilio']),
+    dry_run: Type.Boolean(),
+    ready: Type.Boolean(),
+    problems: Type.Array(Type.String()),
+    problems_text: Type.String(),
+    account: Type.String(),
+    from: Type.String(),
+    base_url: Type.String(),
+    status_callback_url: Type.String(),
+  }),
   handler: async () => {
     const cfg = telephonyConfig();
     const twilio = cfg.provider === 'twilio';
@@ -44,4 +43,4 @@ export const dialerRoute: RouteDef = {
       status_callback_url: twilio && cfg.publicUrl ? `${cfg.publicUrl}${STATUS_PATH}` : '',
     };
   },
-};
+});

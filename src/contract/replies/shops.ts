@@ -17,4 +17,13 @@ export const ShopOption = Type.Object({
 });
 export const ShopOptionsReply = Type.Array(ShopOption);
 
+/**
+ * `GET shop-list` (server/resources/shops/shop.ts): the shared shop picker's rows (any page's
+ * picker), with the environment; prod shops are labelled `id-name`, others `[env] name`. The
+ * console's shop picker (src/widgets/inputs/ShopPicker.tsx) reads its id, label, type and customer.
+ */
+export const ShopListItem = Type.Object({ ...ShopOption.properties, env: Type.String() });
+export const ShopListReply = Type.Array(ShopListItem);
+
 export type ShopOption = Static<typeof ShopOption>;
+export type ShopListItem = Static<typeof ShopListItem>;

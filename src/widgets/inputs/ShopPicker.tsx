@@ -9,14 +9,11 @@ import type { SelectProps } from 'antd';
 import { useMemo } from 'react';
 import shopType from '../../../schemas/enums/shop_type.json';
 import { enumLabel, type EnumDef, type EnumLocale } from '../../contract/enums.js';
+import type { ShopListItem } from '../../contract/replies/shops.js';
 import { rankRecent, rememberShop } from './recent-shops.js';
 
-export interface ShopItem {
-  id: number;
-  label: string;
-  type?: number | null;
-  customer?: string | null;
-}
+/** a row of `GET shop-list` (src/contract/replies/shops.ts) as the picker reads it: type and customer may be missing */
+export type ShopItem = Pick<ShopListItem, 'id' | 'label'> & { type?: ShopListItem['type'] | null; customer?: ShopListItem['customer'] };
 
 const SHOP_TYPE = shopType as EnumDef;
 

@@ -10,11 +10,12 @@
  *   POST shop/connection/save              connect or change; a token left out keeps the stored one
  *   POST shop/connection/delete            forget the connection and its tokens
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { decryptSecret, encryptSecret, maskSecret, SecretUnreadable } from '../../../ai/secrets.js';
 import type { Queryable } from '../../../db/db.js';
 import { invalid } from '../../../http/errors.js';
 import { route } from '../../../http/route.js';
+import { Nullable } from '../../../http/typebox.js';
 import { PermanentJobError } from '../../../jobs/types.js';
 import { API_VERSION_PATTERN, normaliseShopDomain, shopifySettings, SHOPIFY_DOMAIN_PATTERN } from '../../../shops/config.js';
 import { DOUYIN_UNSUPPORTED } from '../../../shops/douyin.js';
@@ -66,31 +67,30 @@ export function webhookSecret(row: ConnectionRow): string {
   }
 }
 
-const connectionReply = {
-  type: 'object',
-  properties: {
-    shop_id: { type: 'integer' },
-    connected: { type: 'boolean' },
-    platform: { type: ['string', 'null'] },
-    shop_domain: { type: ['string', 'null'] },
-    api_version: { type: ['string', 'null'] },
-    access_token_masked: { type: 'string' },
-    client_secret_masked: { type: 'string' },
-    sandbox: { type: 'boolean' },
-    status: { type: ['string', 'null'] },
-    products_synced_to: { type: ['string', 'null'], format: 'date-time' },
-    orders_synced_to: { type: ['string', 'null'], format: 'date-time' },
-    policies_synced_to: { type: ['string', 'null'], format: 'date-time' },
-    /** what this shop type can do (English / 中文) */
-    note: { type: 'string' },
-  },
-};
+const nstr = Nullable(Type.String());
+const syncedTo = Nullable(Type.String({ format: 'date-time' }));
+const connectionReply = Type.Object({
+  shop_id: Type.Integer(),
+  connected: Type.Boolean(),
+  platform: nstr,
+  shop_domain: nstr,
+  api_version: nstr,
+  access_token_masked: Type.String(),
+  client_secret_masked: Type.String(),
+  sandbox: Type.Boolean(),
+  status: nstr,
+  products_synced_to: syncedTo,
+  orders_synced_to: syncedTo,
+  policies_synced_to: syncedTo,
+  /** what this shop type can do (English / 中文) */
+  note: Type.String(),
+});
 
 const SHOPIFY_NOTE = 'Shopify: products, orders and policies are pulled through the Admin GraphQL API / Shopify：通过 Admin GraphQL API 拉取商品、订单与政策';
 const SANDBOX_NOTE = 'Sandbox: the built-in Shopify emulator answers with demo data, no real shop is called / 沙箱：由内置 Shopify 模拟器以演示数据应答，不调用真实店铺';
 const OTHER_NOTE = 'This shop type has no platform adapter: its records come through the ingestion API / 该店铺类型暂无平台适配器，数据经数据接入 API 推送';
 
-function describe(shopId: number, type: number, row: ConnectionRow | null) {
+function describe(shopId: number, type: number, row: ConnectionRow | null): Static<typeof connectionReply> {
   const note = type === 2 ? DOUYIN_UNSUPPORTED : type !== 1 ? OTHER_NOTE : row?.sandbox ? SANDBOX_NOTE : SHOPIFY_NOTE;
   return {
     shop_id: shopId,

@@ -3,28 +3,25 @@
  * (`GET shop-sync/items`: created, changed and failed records of one sync, or the webhooks of a
  * shop), and the one-line summary of a platform sync's figures (English / 中文).
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { pageFields, pageReply, paged } from '../../../http/list.js';
 import { route } from '../../../http/route.js';
-import { StringEnum } from '../../../http/typebox.js';
+import { Nullable, StringEnum } from '../../../http/typebox.js';
 import { Id } from '../../engine/schemas.js';
-import { PG } from '../../page-groups/keys.js';
+import { dateTime, int, nint, PG, str } from '../../page-groups/keys.js';
 
-const itemRow = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    job_id: { type: ['integer', 'null'] },
-    shop_id: { type: 'integer' },
-    via: { type: 'string' },
-    entity: { type: 'string' },
-    external_id: { type: 'string' },
-    action: { type: 'string' },
-    title: { type: 'string' },
-    error: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
+const itemRow = Type.Object({
+  id: int,
+  job_id: nint,
+  shop_id: int,
+  via: str,
+  entity: str,
+  external_id: str,
+  action: str,
+  title: str,
+  error: str,
+  created_at: dateTime,
+});
 
 export const syncItemRoutes = [
   route({
@@ -45,7 +42,7 @@ export const syncItemRoutes = [
     ),
     reply: pageReply(itemRow),
     handler: (ctx) =>
-      paged(
+      paged<Static<typeof itemRow>>(
         ctx.db,
         {
           select: 'i.id, i.job_id, i.shop_id, i.via, i.entity, i.external_id, i.action, i.title, i.error, i.created_at',
@@ -65,10 +62,9 @@ export const PLATFORM_COLS = `j.result->>'source' AS source, j.result->>'shop_do
   (j.result->>'created')::int AS created, (j.result->>'updated')::int AS updated,
   (j.result->>'unchanged')::int AS unchanged, (j.result->>'failed')::int AS failed, (j.result->>'throttled')::int AS throttled`;
 
-const nint = { type: ['integer', 'null'] };
 export const platformProps = {
-  source: { type: ['string', 'null'] },
-  shop_domain: { type: ['string', 'null'] },
+  source: Nullable(str),
+  shop_domain: Nullable(str),
   products: nint,
   policies: nint,
   created: nint,

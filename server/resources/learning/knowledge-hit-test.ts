@@ -9,22 +9,25 @@
  *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking?, threshold?, top_k? }
  *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=&threshold=&top_k=   (the
  *        schema page intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
+ *
+ * The routes live in the learning domain, not beside the search in server/ai: they use the
+ * resource engine and the domain's keys, and server/ai is an engine the domains call (it imports
+ * no domain; eslint.config.js).
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { Nullable, StringEnum } from '../../http/typebox.js';
-import { mustExist } from '../../resources/engine/refs.js';
-import { Id } from '../../resources/engine/schemas.js';
-import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
-import { K } from '../../resources/keys.js';
-import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
-import { judge, TOP_K_MAX } from '../knowledge/decide.js';
-import { conceptsIn } from '../knowledge/lexicon.js';
-import { retrievalSettings } from '../knowledge/settings.js';
-import { searchKnowledge } from './search.js';
-import { HIT_TEST_KEY, settingsRoutes } from './settings-routes.js';
+import { SOURCE_TYPES, type SourceType } from '../../ai/knowledge/index.js';
+import { judge, TOP_K_MAX } from '../../ai/knowledge/decide.js';
+import { conceptsIn } from '../../ai/knowledge/lexicon.js';
+import { retrievalSettings } from '../../ai/knowledge/settings.js';
+import { searchKnowledge } from '../../ai/retrieval/search.js';
+import { mustExist } from '../engine/refs.js';
+import { Id } from '../engine/schemas.js';
+import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../enums.js';
+import { K } from '../keys.js';
+import { HIT_TEST_KEY, settingsRoutes } from './knowledge-settings.js';
 
-export { HIT_TEST_KEY };
 const ACCESS = { permission: [HIT_TEST_KEY, K.policy, K.storePolicy, K.doc] };
 
 const QUERY = Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' });
@@ -35,71 +38,57 @@ const CHANNEL = StringEnum(CHANNELS);
 const THRESHOLD = Type.Number({ minimum: 0, maximum: 1 });
 const TOP_K = Type.Integer({ minimum: 1, maximum: TOP_K_MAX });
 
-const hitSchema = {
-  type: 'object',
-  properties: {
-    rank: { type: 'integer' },
-    id: { type: 'integer' },
-    shop_id: { type: ['integer', 'null'] },
-    channel: { type: ['string', 'null'] },
-    source_type: { type: 'string' },
-    source_id: { type: 'integer' },
-    policy_type: { type: ['integer', 'null'] },
-    title: { type: 'string' },
-    chunk_index: { type: 'integer' },
-    text: { type: 'string' },
-    score: { type: 'number' },
-    bm25: { type: ['number', 'null'] },
-    similarity: { type: ['number', 'null'] },
-    fused: { type: ['number', 'null'] },
-    matched: { type: 'integer' },
-    matched_terms: { type: 'string' },
-    coverage: { type: 'number' },
-    relevance: { type: 'number' },
-    /** 1: the answer uses this chunk (within the top-k, relevance ≥ threshold or a close vector); 0: not */
-    used: { type: 'integer', enum: [0, 1] },
-    verdict: { type: 'string', enum: ['used', 'below_threshold', 'beyond_top_k'] },
-    threshold: { type: 'number' },
-  },
-};
-const replySchema = {
-  type: 'object',
-  properties: {
-    query: { type: 'string' },
-    terms: { type: 'array', items: { type: 'string' } },
-    expanded_terms: { type: 'array', items: { type: 'string' } },
-    filters: {
-      type: 'object',
-      properties: {
-        shop_id: { type: ['integer', 'null'] },
-        channel: { type: ['string', 'null'] },
-        source_types: { type: ['array', 'null'], items: { type: 'string' } },
-        policy_types: { type: ['array', 'null'], items: { type: 'integer' } },
-        limit: { type: 'integer' },
-      },
-    },
-    scope: { type: 'integer' },
-    ranking: { type: 'string', enum: ['bm25', 'hybrid'] },
-    ranking_note: { type: 'string' },
-    embedded: { type: ['integer', 'null'] },
-    embeddings: {
-      type: ['object', 'null'],
-      properties: { server_id: { type: 'integer' }, server: { type: 'string' }, model: { type: 'string' } },
-    },
-    took_ms: { type: 'number' },
-    decision: {
-      type: 'object',
-      properties: {
-        threshold: { type: 'number' },
-        top_k: { type: 'integer' },
-        source: { type: 'string', enum: ['default', 'shop', 'assistant', 'request'] },
-        answered: { type: 'boolean' },
-      },
-    },
-    total: { type: 'integer' },
-    list: { type: 'array', items: hitSchema },
-  },
-};
+const int = Type.Integer();
+const num = Type.Number();
+const str = Type.String();
+const HitReply = Type.Object({
+  rank: int,
+  id: int,
+  shop_id: Nullable(int),
+  channel: Nullable(str),
+  source_type: str,
+  source_id: int,
+  policy_type: Nullable(int),
+  title: str,
+  chunk_index: int,
+  text: str,
+  score: num,
+  bm25: Nullable(num),
+  similarity: Nullable(num),
+  fused: Nullable(num),
+  matched: int,
+  matched_terms: str,
+  coverage: num,
+  relevance: num,
+  /** 1: the answer uses this chunk (within the top-k, relevance ≥ threshold or a close vector); 0: not */
+  used: Type.Unsafe<0 | 1>({ type: 'integer', enum: [0, 1] }),
+  verdict: StringEnum(['used', 'below_threshold', 'beyond_top_k']),
+  threshold: num,
+});
+/** the reply; a GET without a query answers an empty list with no filters, ranking or decision */
+const HitTestReply = Type.Object({
+  query: str,
+  terms: Type.Array(str),
+  expanded_terms: Type.Optional(Type.Array(str)),
+  filters: Type.Object({
+    shop_id: Type.Optional(Nullable(int)),
+    channel: Type.Optional(Nullable(str)),
+    source_types: Type.Optional(Nullable(Type.Array(str))),
+    policy_types: Type.Optional(Nullable(Type.Array(int))),
+    limit: Type.Optional(int),
+  }),
+  scope: int,
+  ranking: Type.Optional(StringEnum(['bm25', 'hybrid'])),
+  ranking_note: Type.Optional(str),
+  embedded: Type.Optional(Nullable(int)),
+  embeddings: Type.Optional(Nullable(Type.Object({ server_id: int, server: str, model: str }))),
+  took_ms: num,
+  decision: Type.Optional(
+    Type.Object({ threshold: num, top_k: int, source: StringEnum(['default', 'shop', 'assistant', 'request']), answered: Type.Boolean() }),
+  ),
+  total: int,
+  list: Type.Array(HitReply),
+});
 
 interface HitTestInput {
   query: string;
@@ -116,7 +105,7 @@ interface HitTestInput {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
+async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Promise<Static<typeof HitTestReply>> {
   await mustExist(ctx.db, 'shop', b.shop_id ?? undefined, 'shop_id');
   const settings = await retrievalSettings(ctx.db, { shopId: b.shop_id ?? null, override: { threshold: b.threshold, topK: b.top_k } });
   const limit = b.limit ?? Math.max(10, settings.topK);
@@ -149,7 +138,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
     rank: i + 1,
     ...h,
     relevance: r3(d.judged[i].relevance),
-    used: d.judged[i].verdict === 'used' ? 1 : 0,
+    used: d.judged[i].verdict === 'used' ? (1 as const) : (0 as const),
     verdict: d.judged[i].verdict,
     threshold: settings.threshold,
     score: r3(h.score),
@@ -198,7 +187,7 @@ const postRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: replySchema,
+  reply: HitTestReply,
   handler: (ctx) => hitTest(ctx, ctx.body),
 });
 
@@ -220,7 +209,7 @@ const getRoute = route({
     },
     { additionalProperties: false },
   ),
-  reply: replySchema,
+  reply: HitTestReply,
   handler: async (ctx) => {
     const q = ctx.query;
     if (!q.query?.trim()) return { query: '', terms: [], filters: {}, scope: 0, took_ms: 0, total: 0, list: [] };
@@ -237,4 +226,5 @@ const getRoute = route({
   },
 });
 
-export const routes: RouteDef[] = [postRoute, getRoute, ...settingsRoutes];
+/** the retrieval test and the knowledge base's settings (server/resources/index.ts joins them) */
+export const hitTestRoutes: RouteDef[] = [postRoute, getRoute, ...settingsRoutes];

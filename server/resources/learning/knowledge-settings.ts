@@ -5,31 +5,31 @@
  *   GET  knowledge/settings?shop_id=            → { shop_id, threshold, top_k, source, defaults }
  *   POST knowledge/settings { shop_id, threshold, top_k }   (a null one: its default; both null: back to the defaults)
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteDef } from '../../http/route.js';
-import { Nullable } from '../../http/typebox.js';
-import { mustExist } from '../../resources/engine/refs.js';
-import { Id } from '../../resources/engine/schemas.js';
-import { K } from '../../resources/keys.js';
-import { DEFAULT_RETRIEVAL, TOP_K_MAX } from '../knowledge/decide.js';
-import { retrievalSettings, saveShopSettings, shopSettings } from '../knowledge/settings.js';
+import { Nullable, StringEnum } from '../../http/typebox.js';
+import { DEFAULT_RETRIEVAL, TOP_K_MAX } from '../../ai/knowledge/decide.js';
+import { retrievalSettings, saveShopSettings, shopSettings } from '../../ai/knowledge/settings.js';
+import { mustExist } from '../engine/refs.js';
+import { Id } from '../engine/schemas.js';
+import { K } from '../keys.js';
 
 export const HIT_TEST_KEY = 'intelligent_text.text.learn.policy_management.hit_test';
 
-const reply = {
-  type: 'object',
-  properties: {
-    shop_id: { type: 'integer' },
-    threshold: { type: 'number' },
-    top_k: { type: 'integer' },
-    source: { type: 'string', enum: ['default', 'shop'] },
-    defaults: { type: 'object', properties: { threshold: { type: 'number' }, top_k: { type: 'integer' } } },
-  },
-};
+const reply = Type.Object({
+  shop_id: Type.Integer(),
+  threshold: Type.Number(),
+  top_k: Type.Integer(),
+  /** a shop's settings read here are its own or the defaults (no assistant, no request values) */
+  source: StringEnum(['default', 'shop']),
+  defaults: Type.Object({ threshold: Type.Number(), top_k: Type.Integer() }),
+});
 
-async function read(db: Parameters<typeof retrievalSettings>[0], shopId: number) {
+async function read(db: Parameters<typeof retrievalSettings>[0], shopId: number): Promise<Static<typeof reply>> {
   const s = await retrievalSettings(db, { shopId });
-  return { shop_id: shopId, threshold: s.threshold, top_k: s.topK, source: s.source, defaults: { threshold: DEFAULT_RETRIEVAL.threshold, top_k: DEFAULT_RETRIEVAL.topK } };
+  // with a shop alone the values are the shop's or the defaults
+  const source = s.source === 'shop' ? 'shop' : 'default';
+  return { shop_id: shopId, threshold: s.threshold, top_k: s.topK, source, defaults: { threshold: DEFAULT_RETRIEVAL.threshold, top_k: DEFAULT_RETRIEVAL.topK } };
 }
 
 const getRoute = route({
