@@ -19,6 +19,7 @@ import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../../resources/enums.js';
 import { K } from '../../resources/keys.js';
 import { SOURCE_TYPES, type SourceType } from '../knowledge/index.js';
 import { judge, TOP_K_MAX } from '../knowledge/decide.js';
+import { SIGNALS } from '../knowledge/decide-model.js';
 import { conceptsIn } from '../knowledge/lexicon.js';
 import { retrievalSettings } from '../knowledge/settings.js';
 import { searchKnowledge } from './search.js';
@@ -55,7 +56,10 @@ const hitSchema = {
     matched: { type: 'integer' },
     matched_terms: { type: 'string' },
     coverage: { type: 'number' },
+    /** the decision model's confidence that the chunk answers the question (server/ai/knowledge/decide-model.ts) */
     relevance: { type: 'number' },
+    /** what the model weighs: shares of the question's weighted concepts (decide-model.ts SIGNALS) */
+    ...Object.fromEntries(SIGNALS.map((k) => [k, { type: 'number' }])),
     /** 1: the answer uses this chunk (within the top-k, relevance ≥ threshold or a close vector); 0: not */
     used: { type: 'integer', enum: [0, 1] },
     verdict: { type: 'string', enum: ['used', 'below_threshold', 'beyond_top_k'] },
@@ -149,6 +153,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput) {
     rank: i + 1,
     ...h,
     relevance: r3(d.judged[i].relevance),
+    ...Object.fromEntries(SIGNALS.map((k) => [k, r3(d.judged[i].signals[k])])),
     used: d.judged[i].verdict === 'used' ? 1 : 0,
     verdict: d.judged[i].verdict,
     threshold: settings.threshold,
