@@ -17,6 +17,7 @@ export const FIGURE_IDS: string[] = [
   'queue.postgres.remote-start-p99',
   ...['pglite', 'postgres'].flatMap((d) => ['recall5', 'mrr', 'p50', 'p99'].map((m) => `retrieval.${d}.${m}`)),
   'retrieval.pglite.cpu-p50',
+  ...['pglite', 'postgres'].flatMap((d) => ['best-p50', 'best-p99'].map((m) => `retrieval.${d}.${m}`)),
   ...['pglite', 'postgres'].flatMap((d) =>
     [
       ...['same', 'cross', 'hard', 'docs'].flatMap((x) => [`slice.${x}.recall5`, `slice.${x}.falseDeclines`]),

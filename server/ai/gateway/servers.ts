@@ -123,7 +123,17 @@ export function takeSlot(s: ServerConfig): () => void {
   };
 }
 
-/** The deadline of one attempt: the server's timeout, or the caller's signal, whichever first. */
+/**
+ * The deadline of one attempt: the server's timeout, or the caller's signal, whichever first.
+ *
+ * The timer is in-process state and holds nothing that must survive a restart: it only aborts
+ * this process's own HTTP call to the model server, which dies with the process anyway. What must
+ * survive is elsewhere — a scored run is a job (its questions resume from the stored results), a
+ * playground stream ends with its client's connection, and the attempt's outcome is written
+ * (`model_call`) only when it settles. So a restart loses no work the timer stood for; it is
+ * `unref`'d so that it never keeps a stopping process alive on its own (the call's socket does
+ * while the call is in flight).
+ */
 export class Deadline {
   readonly controller = new AbortController();
   timedOut = false;
@@ -137,6 +147,7 @@ export class Deadline {
       this.timedOut = true;
       this.controller.abort();
     }, ms);
+    this.timer.unref();
     if (outer?.aborted) this.controller.abort();
     else outer?.addEventListener('abort', this.onAbort, { once: true });
   }

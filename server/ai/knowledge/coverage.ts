@@ -5,6 +5,15 @@
  */
 import { tokenize } from './segment.js';
 
+/** `hay` holds `needle`'s tokens in a row (a question holds a lexicon phrase). */
+export const hasSeq = (hay: string[], needle: string[]): boolean => {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+};
+
 /** A passage's tokens hold a phrase's words in order, each within PHRASE_GAP tokens of the one before ("shipping is free … below that it costs"). */
 const PHRASE_GAP = 5;
 function hasNear(hay: string[], needle: string[]): boolean {

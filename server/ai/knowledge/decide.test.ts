@@ -1,33 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { calibrate, judge, operating, relevances, type Sample } from './decide.js';
+import { calibrate, judge, operating, type Sample } from './decide.js';
+import { confidence, fitModel, signalsOf, type Signals } from './decide-model.js';
 import { expandQuery } from './lexicon.js';
 
 const hit = (title: string, text: string, score = 1, similarity: number | null = null) => ({ title, text, score, similarity });
 
 describe('the retrieval decision', () => {
-  it('uses a hit within the top-k whose relevance reaches the threshold; none used = declined', () => {
+  it("gives each hit the model's confidence from its signals; uses a hit within the top-k that reaches the threshold; none used = declined", () => {
     const e = expandQuery('Can I pay with Bitcoin?');
     const hits = [hit('Payment methods', 'We accept Visa and PayPal.'), hit('Bitcoin', 'We accept Bitcoin payments.')];
+    const sig = signalsOf(hits, e, 5);
+    // the payment passage holds the topic; Bitcoin is said by the other hit
+    expect(sig[0]).toEqual({ held_groups: 0.5, held_words: 0, elsewhere_groups: 0, elsewhere_words: 0.5, unsaid_words: 0 });
+    expect(sig[1]).toEqual({ held_groups: 0.5, held_words: 0.5, elsewhere_groups: 0, elsewhere_words: 0, unsaid_words: 0 });
+    const [c0, c1] = sig.map((x) => confidence(x));
+    expect(c1).toBeGreaterThan(c0);
     const at = (threshold: number, topK: number) => judge(hits, e, { threshold, topK });
-    expect(at(0.5, 5).judged.map((j) => j.verdict)).toEqual(['used', 'used']);
-    expect(at(0.7, 5).judged.map((j) => [j.verdict, j.relevance])).toEqual([['below_threshold', 0.5], ['used', 1]]);
-    expect(at(0.7, 1)).toMatchObject({ answered: false, judged: [{ verdict: 'below_threshold', relevance: 0.5 }, { verdict: 'beyond_top_k' }] });
+    expect(at(0, 5).judged.map((j) => j.verdict)).toEqual(['used', 'used']);
+    const mid = (c0 + c1) / 2;
+    expect(at(mid, 5).judged.map((j) => [j.verdict, j.relevance])).toEqual([['below_threshold', c0], ['used', c1]]);
+    // top-k 1: the Bitcoin passage is beyond it, and nothing within it says Bitcoin
+    const one = at(mid, 1);
+    expect(one).toMatchObject({ answered: false, judged: [{ verdict: 'below_threshold' }, { verdict: 'beyond_top_k' }] });
+    expect(one.judged[0].signals).toMatchObject({ held_groups: 0.5, unsaid_words: 0.5 });
+    expect(one.judged[0].relevance).toBeLessThan(c0);
+    // a hit holding nothing of the question has no confidence at all
+    expect(confidence(signalsOf([hit('Size guide', 'Measure your chest.')], e, 5)[0])).toBe(0);
     // a close vector is used whatever its words (hybrid ranking)
-    expect(judge([hit('Payment methods', 'We accept Visa.', 0, 0.8)], e, { threshold: 0.9, topK: 5 }).answered).toBe(true);
+    expect(judge([hit('Payment methods', 'We accept Visa.', 0, 0.8)], e, { threshold: 0.99, topK: 5 }).answered).toBe(true);
   });
 
-  it('counts in part, for the passage holding the most, a concept another hit holds (issue 21)', () => {
-    const e = expandQuery('What payment methods do you accept?');
-    const pay = hit('Payment methods', 'Visa, PayPal and Apple Pay.');
-    const ret = hit('Return policy', 'We accept returns within 30 days.');
-    const off = hit('Size guide', 'Measure your chest.');
-    expect(relevances([pay, off], e, 5)).toEqual([0.5, 0]);
-    // only the passage that holds the most (the first among equals) counts what the others say
-    expect(relevances([pay, ret], e, 5)).toEqual([0.75, 0.5]);
-    expect(relevances([pay, ret], e, 5, 0)).toEqual([0.5, 0.5]);
-    expect(relevances([off, ret], e, 5)[0]).toBe(0);
-    // nothing retrieved speaks of cryptocurrency: the payment passage holds half the question
-    expect(relevances([pay, ret], expandQuery('Can I pay with cryptocurrency?'), 5)[0]).toBe(0.5);
+  it('the fit: a share held raises the confidence, a word nothing says lowers it; deterministic', () => {
+    const s = (held: number, unsaid: number): Signals => ({ held_groups: held, held_words: 0, elsewhere_groups: 0, elsewhere_words: 1 - held - unsaid, unsaid_words: unsaid });
+    const examples = [
+      ...[1, 1, 0.8, 0.7, 0.6, 0.5].map((h) => ({ signals: s(h, 0), answerable: true })),
+      ...[0.5, 0.5, 0.4, 0.6].map((h) => ({ signals: s(h, 1 - h), answerable: false })),
+      { signals: s(0.5, 0.5), answerable: true },
+    ];
+    const m = fitModel(examples);
+    expect(m.weights.held_groups).toBeGreaterThan(0);
+    expect(m.weights.unsaid_words).toBeLessThan(0);
+    expect(fitModel(examples)).toEqual(m);
+    expect(confidence(s(0.5, 0), m)).toBeGreaterThan(confidence(s(0.5, 0.5), m));
   });
 
   it('weighs a common Chinese word less than a telling one', () => {

@@ -2,12 +2,14 @@
  * Whether the retrieved knowledge answers a question: the decision the built-in responder and
  * the model's prompt both follow, and that hit testing shows (issue 21).
  *
- * Every hit gets a **relevance** in [0, 1]: the weighted share of the question's concepts its
- * title and text hold (lexicon.ts `expandQuery` / `coverage`: a lexicon group the question
- * touches in either language, or a content word in no group, a common Chinese word weighing
- * less). The first `topK` hits are looked at; a hit is **used** when its relevance reaches the
- * `threshold`, or (hybrid ranking) its vector is at least VECTOR_RELEVANT close to the
- * question's. No hit used: the question is **declined** — the knowledge does not answer it.
+ * Every hit gets a **relevance** in [0, 1]: the decision model's confidence that it answers the
+ * question (decide-model.ts), from what it holds of the question's weighted concepts (lexicon.ts
+ * `expandQuery` / coverage.ts: a lexicon group the question touches in either language, or a
+ * content word in no group, a common Chinese word weighing less), what other hits within the
+ * top-k hold, and the words none of them holds. The first `topK` hits are looked at; a hit is
+ * **used** when its relevance reaches the `threshold`, or (hybrid ranking) its vector is at least
+ * VECTOR_RELEVANT close to the question's. No hit used: the question is **declined** — the
+ * knowledge does not answer it.
  *
  * The rank alone decides nothing: the best passage of a shop is still the best when nothing
  * answers ("a pick-up store" finds the product care guide).
@@ -18,8 +20,9 @@
  * tests/api/ai/knowledge-questions.ts (`calibrate` below; the test checks the defaults are still
  * what it picks).
  */
-import type { Expansion } from './lexicon.js';
-import { conceptsIn } from './coverage.js';
+import { confidence, signalsOf, type Concepts, type Judgeable, type Signals } from './decide-model.js';
+
+export type { Concepts, Judgeable } from './decide-model.js';
 
 export interface RetrievalSettings {
   /** the least relevance a hit must have to be used (0–1) */
@@ -42,70 +45,29 @@ export const TOP_K_MAX = 20;
  */
 export const VECTOR_RELEVANT = 0.6;
 
-/** A question's concepts and their weights; `grouped`: how many of them (the first) are lexicon groups. */
-export type Concepts = Pick<Expansion, 'concepts' | 'weights'> & { grouped?: number };
-
-export interface Judgeable {
-  title: string;
-  text: string;
-  score: number;
-  similarity?: number | null;
-}
-
 export type Verdict = 'used' | 'below_threshold' | 'beyond_top_k';
 
 export interface Judged<H extends Judgeable> {
   hit: H;
+  /** the model's confidence (decide-model.ts) */
   relevance: number;
+  /** what the model weighed (shares of the question's weighted concepts) */
+  signals: Signals;
   verdict: Verdict;
 }
 
 /**
- * A word of the question (in no lexicon group) that the passage answering the most of it lacks,
- * but another hit within the top-k holds, counts this much of its weight in that passage's
- * relevance (issue 21). A question touching two things ("What payment methods do you **accept**?",
- * "I **entered** the **wrong** address") is mostly answered by one passage, while its other words
- * are the shop's own words said elsewhere; a word nothing retrieved holds ("Can I pay with
- * **cryptocurrency**?") still counts against every hit, and a lexicon group the passage lacks is a
- * second topic (有没有会员日活动: loyalty + promotions), not framing. Chosen with the development
- * set (docs/ai.md "Deciding not to answer").
+ * Each hit's relevance — the decision model's confidence that it answers the question
+ * (decide-model.ts: the signals of the hit and of the top-k, weighed as fitted on the development
+ * set) — and verdict, in rank order; `answered` false = declined.
  */
-export const ELSEWHERE_SHARE = 0.5;
-
-/**
- * Each hit's relevance: the weighted share of the question's concepts it holds; and for the hit
- * that holds the most of them (the first in rank among equals, within the first `topK`) also
- * ELSEWHERE_SHARE of those it lacks that another of the first `topK` hits holds — the passage that
- * answers the question, with the rest of it said elsewhere in the shop's knowledge.
- */
-export function relevances(hits: Judgeable[], expansion: Concepts, topK: number, share = ELSEWHERE_SHARE): number[] {
-  const n = expansion.concepts.length;
-  if (!n) return hits.map(() => 0);
-  const masks = hits.map((h) => (h.score > 0 ? conceptsIn(expansion.concepts, `${h.title}\n${h.text}`) : expansion.concepts.map(() => false)));
-  const w = (c: number) => expansion.weights[c] ?? 1;
-  let all = 0;
-  for (let c = 0; c < n; c++) all += w(c);
-  if (all <= 0) return hits.map(() => 0);
-  const own = masks.map((m) => m.reduce((a, h, c) => a + (h ? w(c) : 0), 0) / all);
-  const top = Math.min(topK, hits.length);
-  let best = -1;
-  for (let i = 0; i < top; i++) if (own[i] > 0 && (best < 0 || own[i] > own[best] + 1e-9)) best = i;
-  if (best < 0 || !share) return own;
-  let elsewhere = 0;
-  // only words in no lexicon group: a group the passage lacks is a second topic (会员日 + 活动), not framing
-  const from = expansion.grouped ?? 0;
-  for (let c = from; c < n; c++) if (!masks[best][c] && masks.slice(0, top).some((m) => m[c])) elsewhere += w(c);
-  return own.map((x, i) => (i === best ? Math.min(1, x + (share * elsewhere) / all) : x));
-}
-
-/** Each hit's relevance and verdict, in rank order; `answered` false = declined. */
 export function judge<H extends Judgeable>(hits: H[], expansion: Concepts, s: Pick<RetrievalSettings, 'threshold' | 'topK'>): { judged: Judged<H>[]; answered: boolean } {
-  const rel = relevances(hits, expansion, s.topK);
+  const sig = signalsOf(hits, expansion, s.topK);
   const judged = hits.map((hit, i): Judged<H> => {
-    const relevance = rel[i];
+    const relevance = confidence(sig[i]);
     const close = hit.similarity != null && hit.similarity >= VECTOR_RELEVANT;
     const verdict: Verdict = i >= s.topK ? 'beyond_top_k' : relevance >= s.threshold || close ? 'used' : 'below_threshold';
-    return { hit, relevance, verdict };
+    return { hit, relevance, signals: sig[i], verdict };
   });
   return { judged, answered: judged.some((j) => j.verdict === 'used') };
 }

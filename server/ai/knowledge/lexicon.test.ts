@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WEAK_WEIGHT, coverage, expandQuery } from './lexicon.js';
+import { WEAK_WEIGHT } from './concept-words.js';
+import { coverage, expandQuery } from './lexicon.js';
 
 const added = (q: string) => expandQuery(q).added.map(([t]) => t);
 

@@ -10,6 +10,8 @@
  * "return"), then Chinese words (matched as substrings of the question, since the segmenter cuts
  * 退货期限 or 能退吗 differently by context).
  */
+import { askingWords, GENERIC, WEAK_WEIGHT } from './concept-words.js';
+import { hasSeq } from './coverage.js';
 import { generalWeight } from './general-idf.js';
 import { hanWords, tokenize } from './segment.js';
 
@@ -159,33 +161,14 @@ function compileLexicon() {
     groups,
     /** The lexicon's Chinese words, longest first (保修期 is taken out of a question before 保修). */
     zhByLength: [...new Set(groups.flatMap((g) => g.zh))].sort((x, y) => [...y].length - [...x].length),
-    /** Words of asking, not what is asked about (they make no concept of a question). */
-    asking: new Set(
-      // contractions lose their apostrophe in the index's words (hasn't → hasnt), so the stopword list misses them
-      'long much many way get got like ok okay anything something possible still yet also really just soon time take what whats thats theres im ive id youre youve dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt cant couldnt wont wouldnt shouldnt'.split(' ').flatMap((w) => [w, ...tokenize(w)]).concat(
-        '多久 多长时间 没有 有没有 几天 多少 怎么办 能不能 是否 可不可以 怎么样 一般 大概 现在 今天 还是 时候 多少天 支持 使用 需要 办理 应该'.split(' '),
-      ).concat(
-        // colloquial asking (啥 = 什么, 咋 = 怎么; issue 21)
-        '啥 咋 啥时候 咋办 咋样 为啥 干啥 怎么回事'.split(' '),
-      ),
-    ),
+    /** Words of asking, not what is asked about (they make no concept of a question): concept-words.ts */
+    asking: askingWords(),
     enTokens: new Set(groups.flatMap((g) => g.en.flat())),
   };
 }
 
 /** The lexicon's Chinese words, longest first (compiled on first use, like the rest of the lexicon). */
 export const zhWordsByLength = (): readonly string[] => lexicon().zhByLength;
-
-/**
- * Generic second words (issue 21): they frame what is asked ("a warranty **claim**", "the return
- * **window**", "the exchange **process**") more than they name it, so a concept the question
- * names only by them weighs WEAK_WEIGHT: a passage answering the rest is not declined for lacking
- * the word. Chosen on the development set (docs/ai.md "Deciding not to answer").
- */
-const GENERIC = new Set(
-  'claim claims window process procedure policy policies fee fees period rule rules step steps option options info information detail details'.split(' ').flatMap((w) => tokenize(w)),
-);
-export const WEAK_WEIGHT = 0.4;
 
 /**
  * The Chinese concepts of `text` (the lexicon's words already taken out): jieba's words of two or
@@ -215,14 +198,6 @@ function hanConcepts(text: string): string[] {
   }
   return out;
 }
-
-const hasSeq = (hay: string[], needle: string[]) => {
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-};
 
 export interface Expansion {
   /** the question's own tokens */

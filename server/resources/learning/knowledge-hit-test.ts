@@ -19,6 +19,7 @@ import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { Nullable, StringEnum } from '../../http/typebox.js';
 import { SOURCE_TYPES, type SourceType } from '../../ai/knowledge/index.js';
 import { judge, TOP_K_MAX } from '../../ai/knowledge/decide.js';
+import { SIGNALS, type SignalName } from '../../ai/knowledge/decide-model.js';
 import { conceptsIn } from '../../ai/knowledge/lexicon.js';
 import { retrievalSettings } from '../../ai/knowledge/settings.js';
 import { searchKnowledge } from '../../ai/retrieval/search.js';
@@ -59,7 +60,10 @@ const HitReply = Type.Object({
   matched: int,
   matched_terms: str,
   coverage: num,
+  /** the decision model's confidence that the chunk answers the question (server/ai/knowledge/decide-model.ts) */
   relevance: num,
+  /** what the model weighs: shares of the question's weighted concepts (decide-model.ts SIGNALS) */
+  ...(Object.fromEntries(SIGNALS.map((k) => [k, num])) as Record<SignalName, typeof num>),
   /** 1: the answer uses this chunk (within the top-k, relevance ≥ threshold or a close vector); 0: not */
   used: Type.Unsafe<0 | 1>({ type: 'integer', enum: [0, 1] }),
   verdict: StringEnum(['used', 'below_threshold', 'beyond_top_k']),
@@ -138,6 +142,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Pr
     rank: i + 1,
     ...h,
     relevance: r3(d.judged[i].relevance),
+    ...(Object.fromEntries(SIGNALS.map((k) => [k, r3(d.judged[i].signals[k])])) as Record<SignalName, number>),
     used: d.judged[i].verdict === 'used' ? (1 as const) : (0 as const),
     verdict: d.judged[i].verdict,
     threshold: settings.threshold,

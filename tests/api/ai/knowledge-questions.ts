@@ -90,7 +90,7 @@ export const ZH_TYPOS: Labelled = [
   ['物流查洵在哪里？', '物流查询'],
 ];
 // questions touching two things, one the policy's topic and one of framing or detail (development,
-// added with the decision's "said elsewhere" share, decide.ts ELSEWHERE_SHARE; written before it was
+// added with the decision's "said elsewhere" share — since replaced by decide-model.ts's signals; written before it was
 // measured, by topic, not from the bench's wording)
 export const EN_TWO_CONCEPTS: Labelled = [
   ['Which cards do you take at checkout?', 'Payment methods'],
