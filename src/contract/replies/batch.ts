@@ -25,7 +25,7 @@ export const BATCH_REPLY_PROPS = {
   refused: Type.Integer(),
   results: Type.Array(BatchResultReply),
 };
-const BatchReply = Type.Object(BATCH_REPLY_PROPS);
+export const BatchReply = Type.Object(BATCH_REPLY_PROPS);
 
 export type BatchResult = Static<typeof BatchResultReply>;
 export type BatchReply = Static<typeof BatchReply>;
