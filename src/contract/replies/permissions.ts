@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PermissionRow } from './session.js';
 import { StringEnum } from './typebox.js';
 
 /**
@@ -7,18 +8,16 @@ import { StringEnum } from './typebox.js';
  * tree, src/widgets/inputs/PermissionTree.tsx).
  */
 
-/** one permission as `permission/list`, `permission/create` and `permission/update` return it */
+const { frontend_route, ...head } = PermissionRow.properties;
+
+/**
+ * one permission as `permission/list`, `permission/create` and `permission/update` return it: a
+ * record of `account/role-permissions` (replies/session.ts) with its type's name and its sort
+ */
 export const PermissionItemReply = Type.Object({
-  id: Type.Integer(),
-  pid: Type.Integer(),
-  module: Type.String(),
-  permission_key: Type.String(),
-  permission_name: Type.String(),
-  permission_name_en: Type.String(),
-  /** 1 menu, 2 page, 3 button, 4 module */
-  permission_type: Type.Integer(),
+  ...head,
   permission_type_name: StringEnum(['menu', 'page', 'button', 'module']),
-  frontend_route: Type.String(),
+  frontend_route,
   sort: Type.Integer(),
 });
 export type PermissionItem = Static<typeof PermissionItemReply>;
