@@ -15,8 +15,8 @@ export const pageFields = {
  * Reply schema of a page of `item` (with `extra` reply properties beside the page's, e.g. counts):
  * the one page-reply schema of the server (issue 22) — plain routes and the resource engine use it.
  * TypeBox: a handler returns a `Page` of the item's static type (the resource engine's rows are
- * JSON Schema built from their declarations, so their items are `unknown` here); the extras are
- * optional.
+ * records: server/resources/engine/schemas.ts `rowSchema`; a plain JSON Schema item is `unknown`);
+ * the extras are optional.
  */
 export function pageReply<T extends TSchema>(item: T): TObject<PageProps<T>>;
 export function pageReply<T extends TSchema>(item: T, extra: Record<string, JsonSchema>): TObject<PageProps<T> & Record<string, TSchema>>;

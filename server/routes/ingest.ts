@@ -8,6 +8,7 @@
 import { Type } from '@sinclair/typebox';
 import { pickLang, requestLang } from '../http/lang.js';
 import { defineRoutes, route, type RouteDef } from '../http/route.js';
+import { Nullable, StringEnum } from '../http/typebox.js';
 import { ingestBatch } from '../ingest/ingest.js';
 import { KINDS } from '../ingest/kinds.js';
 
@@ -15,29 +16,23 @@ export const INGEST_MAX_RECORDS = 1000;
 /** a batch of 1,000 sessions with their messages is larger than the console's 1 MiB */
 export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 
-const fieldError = { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } };
-const reply = {
-  type: 'object',
-  properties: {
-    created: { type: 'integer' },
-    updated: { type: 'integer' },
-    unchanged: { type: 'integer' },
-    rejected: { type: 'integer' },
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          index: { type: 'integer', description: 'position of the record in `records`' },
-          external_id: { type: ['string', 'null'] },
-          status: { type: 'string', enum: ['created', 'updated', 'unchanged', 'rejected'] },
-          id: { type: ['integer', 'null'], description: "the row's id in the console (null when rejected)" },
-          errors: { type: 'array', items: fieldError },
-        },
-      },
-    },
-  },
-};
+const FieldErrorReply = Type.Object({ field: Type.String(), message: Type.String() });
+/** The reply of a batch: its counts and one result per record (server/ingest/ingest.ts `BatchOutcome`). */
+const IngestReply = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  rejected: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'position of the record in `records`' }),
+      external_id: Nullable(Type.String()),
+      status: StringEnum(['created', 'updated', 'unchanged', 'rejected']),
+      id: Nullable(Type.Integer({ description: "the row's id in the console (null when rejected)" })),
+      errors: Type.Optional(Type.Array(FieldErrorReply)),
+    }),
+  ),
+});
 
 export const routes: RouteDef[] = defineRoutes(
   KINDS.map((k) => route({
@@ -57,7 +52,7 @@ export const routes: RouteDef[] = defineRoutes(
         { minItems: 1, maxItems: INGEST_MAX_RECORDS },
       ),
     }),
-    reply,
+    reply: IngestReply,
     async handler(ctx) {
       const token = ctx.req.serviceToken;
       const out = await ingestBatch(ctx.db, k, ctx.body.records, { shopIds: token?.shopIds ?? null });

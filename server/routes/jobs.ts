@@ -225,7 +225,7 @@ const testRoutes: RouteDef[] = defineRoutes([
       maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
       title: Type.Optional(Type.String({ maxLength: 200 })),
     }),
-    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    reply: Type.Object({ id: Type.Integer() }),
     handler(ctx) {
       const { steps, failTimes, maxAttempts, title } = ctx.body;
       return ctx.req.server.jobs.enqueue(ctx.db, 'system.noop', { steps, failTimes }, { createdBy: ctx.user?.id ?? null, maxAttempts, title });

@@ -7,6 +7,12 @@ import { pageFields, pageReply, paged } from '../http/list.js';
 import { defineRoutes, route } from '../http/route.js';
 import { PermissionType } from '../../src/contract/permission-manifest.js';
 import { NoReply } from '../http/typebox.js';
+import {
+  PermissionNodesReply,
+  PermissionItemReply,
+  type PermissionItem,
+  type PermissionTreeNode,
+} from '../../src/contract/replies/permissions.js';
 
 /** permission_type by number (1 menu, 2 page, 3 button, 4 module) or, the spec's second reading, by name */
 const TYPE_NAMES = { menu: PermissionType.MENU, page: PermissionType.PAGE, button: PermissionType.BUTTON, module: PermissionType.MODULE } as const;
@@ -22,25 +28,6 @@ const PermissionTypeIn = Type.Union([Type.Integer({ enum: [1, 2, 3, 4] }), Type.
 });
 
 const COLS = `id, pid, module, permission_key, permission_name, permission_name_en, permission_type, ${typeNameSql}, frontend_route, sort`;
-const rowProps = {
-  id: { type: 'integer' },
-  pid: { type: 'integer' },
-  module: { type: 'string' },
-  permission_key: { type: 'string' },
-  permission_name: { type: 'string' },
-  permission_name_en: { type: 'string' },
-  permission_type: { type: 'integer' },
-  permission_type_name: { type: 'string', enum: ['menu', 'page', 'button', 'module'] },
-  frontend_route: { type: 'string' },
-  sort: { type: 'integer' },
-};
-const row = { type: 'object', properties: rowProps };
-/** Recursive tree node: `children_recursive` holds the children (spec section 3). */
-const treeNode = {
-  $id: 'PermissionTreeNode',
-  type: 'object',
-  properties: { ...rowProps, children_recursive: { type: 'array', items: { $ref: 'PermissionTreeNode#' } } },
-};
 /** body fields (TypeBox: the handlers get their types from these, route() in server/http/route.ts) */
 const editable = {
   pid: Type.Integer({ minimum: 0 }),
@@ -54,28 +41,15 @@ const editable = {
 };
 const id = Type.Integer({ minimum: 1 });
 
-interface PermissionRow {
-  id: number;
-  pid: number;
-  module: string;
-  permission_key: string;
-  permission_name: string;
-  permission_name_en: string;
-  permission_type: number;
-  frontend_route: string;
-  sort: number;
-}
-type TreeNode = PermissionRow & { children_recursive: TreeNode[] };
-
-async function load(q: Queryable, id: number): Promise<PermissionRow> {
-  const r = await q.query<PermissionRow>(`SELECT ${COLS} FROM permissions WHERE id = $1`, [id]);
+async function load(q: Queryable, id: number): Promise<PermissionItem> {
+  const r = await q.query<PermissionItem>(`SELECT ${COLS} FROM permissions WHERE id = $1`, [id]);
   if (!r.rows[0]) throw notFound(`permission ${id}`);
   return r.rows[0];
 }
 
-export function buildTree(rows: PermissionRow[]): TreeNode[] {
-  const nodes = new Map<number, TreeNode>(rows.map((r) => [r.id, { ...r, children_recursive: [] }]));
-  const roots: TreeNode[] = [];
+export function buildTree(rows: PermissionItem[]): PermissionTreeNode[] {
+  const nodes = new Map<number, PermissionTreeNode>(rows.map((r) => [r.id, { ...r, children_recursive: [] }]));
+  const roots: PermissionTreeNode[] = [];
   for (const n of nodes.values()) {
     const parent = n.pid ? nodes.get(n.pid) : undefined;
     if (parent) parent.children_recursive.push(n);
@@ -106,9 +80,9 @@ export const routes = defineRoutes([
       pid: Type.Optional(Type.Integer({ minimum: 0 })),
       keyword: Type.Optional(Type.String({ maxLength: 200 })),
     }),
-    reply: pageReply(row),
+    reply: pageReply(PermissionItemReply),
     handler: (ctx) =>
-      paged(
+      paged<PermissionItem>(
         ctx.db,
         {
           select: COLS,
@@ -128,9 +102,9 @@ export const routes = defineRoutes([
     access: { permission: [Keys.permission, Keys.role, Keys.roleCreate, Keys.roleUpdate, Keys.roleDetail] },
     summary: 'The permission tree (module entries at the root, children in children_recursive)',
     query: Type.Object({ module: Type.Optional(Type.String({ maxLength: 64 })) }),
-    reply: { type: 'array', items: treeNode },
+    reply: PermissionNodesReply,
     async handler(ctx) {
-      const r = await ctx.db.query<PermissionRow>(
+      const r = await ctx.db.query<PermissionItem>(
         `SELECT ${COLS} FROM permissions WHERE ($1::text IS NULL OR module = $1::text) ORDER BY sort, id`,
         [ctx.query.module || null],
       );
@@ -152,13 +126,13 @@ export const routes = defineRoutes([
       frontend_route: Type.Optional(editable.frontend_route),
       sort: Type.Optional(editable.sort),
     }),
-    reply: row,
+    reply: PermissionItemReply,
     async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const b = ctx.body;
       await assertParent(ctx.db, b.pid);
       if (await keyTaken(ctx.db, b.module, b.permission_key)) throw conflict(`permission ${b.module}.${b.permission_key} already exists / 权限 ${b.module}.${b.permission_key} 已存在`);
-      const r = await ctx.db.query<PermissionRow>(
+      const r = await ctx.db.query<PermissionItem>(
         `INSERT INTO permissions (pid, module, permission_key, permission_name, permission_name_en, permission_type, frontend_route, sort)
          VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8::int, (SELECT COALESCE(max(sort), 0) + 1 FROM permissions))) RETURNING ${COLS}`,
         [b.pid ?? 0, b.module, b.permission_key, b.permission_name, b.permission_name_en ?? '', typeNumber(b.permission_type), b.frontend_route ?? '', b.sort ?? null],
@@ -184,7 +158,7 @@ export const routes = defineRoutes([
       frontend_route: Type.Optional(editable.frontend_route),
       sort: Type.Optional(editable.sort),
     }),
-    reply: row,
+    reply: PermissionItemReply,
     async handler(ctx) {
       assertMayEditPermissionTree(ctx.user!);
       const before = await load(ctx.db, ctx.body.id);
@@ -194,7 +168,7 @@ export const routes = defineRoutes([
       if ((next.module !== before.module || next.permission_key !== before.permission_key) && (await keyTaken(ctx.db, next.module, next.permission_key, before.id))) {
         throw conflict(`permission ${next.module}.${next.permission_key} already exists / 权限 ${next.module}.${next.permission_key} 已存在`);
       }
-      const r = await ctx.db.query<PermissionRow>(
+      const r = await ctx.db.query<PermissionItem>(
         `UPDATE permissions SET pid = $1, module = $2, permission_key = $3, permission_name = $4, permission_name_en = $5,
            permission_type = $6, frontend_route = $7, sort = $8, updated_at = now() WHERE id = $9 RETURNING ${COLS}`,
         [next.pid, next.module, next.permission_key, next.permission_name, next.permission_name_en, next.permission_type, next.frontend_route, next.sort, before.id],

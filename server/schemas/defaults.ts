@@ -45,58 +45,15 @@
  * `refreshWhile.intervalMs` is 2000 (the runtime's default).
  * Forms: `presentation` is `page` when a mode has a `route`, else `modal`; a mode's `title` is the
  * form's `title`.
+ * Where they live: the fields' in defaults-fields.ts, the columns' and actions' in
+ * defaults-pages.ts, the header's and the forms' here.
  */
 import { CURRENT_SCHEMA_VERSION } from '../../schemas/meta/src/constants.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-
-/** Array containers render their own items: no FormItem around them. */
-const NO_DECORATOR_COMPONENTS = new Set(['ArrayItems', 'ArrayTable']);
-
-/** The value type a widget holds, for a field that names its widget and no type. */
-export const TYPE_OF_WIDGET: Readonly<Record<string, string>> = {
-  Input: 'string',
-  'Input.TextArea': 'string',
-  Password: 'string',
-  DatePicker: 'string',
-  TimePicker: 'string',
-  NumberPicker: 'number',
-  Switch: 'boolean',
-  'DatePicker.RangePicker': 'array',
-  'Checkbox.Group': 'array',
-  ArrayItems: 'array',
-  ArrayTable: 'array',
-  RemoteSelect: 'number',
-};
+import { fieldDefaults, isObject, splitRanges, type DefaultsContext } from './defaults-fields.js';
+import { actionDefaults, columnDefaults } from './defaults-pages.js';
 
 /** The quiet reload interval of `refreshWhile` (src/runtime/controllers/use-refresh-while.ts DEFAULT_REFRESH_MS). */
 export const REFRESH_INTERVAL_MS = 2000;
-
-/** The shop picker's call: a RemoteSelect naming this api gets these params and label key. */
-export const SHOP_LIST = { api: 'GET shop-list', params: { env: 'all' }, labelKey: 'label' } as const;
-
-/** Filter widgets that clear by default (allowClear). */
-export const CLEARING_FILTERS: ReadonlySet<string> = new Set(['Input', 'Select']);
-
-/** Width in px of a filter widget that does not say its own (x-component-props.style.width). */
-export const FILTER_WIDTH: Readonly<Record<string, number>> = { RemoteSelect: 220, Select: 120 };
-
-/** Width in px of a `range` filter that does not say its own. */
-export const RANGE_FILTER_WIDTH = 260;
-
-/** Width in px of a column without `width`: by key, then by widget. */
-export const COLUMN_WIDTH: { byKey: Readonly<Record<string, number>>; byWidget: Readonly<Record<string, number>> } = {
-  byKey: { id: 80 },
-  byWidget: { DateTime: 170 },
-};
-
-/** What the defaults may look up: the file's folder under schemas/, and enum files. */
-export interface DefaultsContext {
-  /** path of the file relative to schemas/, posix (e.g. `pages/admin_center/roles.json`) */
-  file?: string;
-  /** the values of an enum file (undefined when there is none) */
-  enumValues?: (id: string) => unknown[] | undefined;
-}
 
 /** The folders whose first sub-folder names the module of the pages and forms in it. */
 const MODULE_FOLDERS = new Set(['pages', 'forms']);
@@ -132,25 +89,7 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
   if (doc.kind === 'list' && Array.isArray(doc.columns)) {
     for (const c of doc.columns) if (isObject(c)) columnDefaults(c);
   }
-  if (doc.kind === 'list') {
-    for (const a of actionsOf(doc.toolbar)) if (a.type === 'openForm') a.mode ??= 'add';
-    for (const a of actionsOf(doc.rowActions)) rowActionDefaults(a);
-    for (const a of actionsOf(doc.batchActions)) if (a.type === 'request') batchBody(a, doc.selectAllMatching === true);
-  }
-  for (const list of ACTION_LISTS) {
-    for (const a of actionsOf(doc[list])) {
-      if (REFRESHING.has(String(a.type))) a.refresh ??= true;
-      // whoever sees the page holds its key: an action without its own is as visible as the page
-      if (typeof doc.permission === 'string') a.permission ??= doc.permission;
-      if (DANGER_KEYS.has(String(a.key))) a.danger ??= true;
-      if (list === 'toolbar' && a.key === 'add') a.primary ??= true;
-    }
-  }
-  // a detail page's actions act on its record as a row action on its row
-  if (doc.kind === 'detail') for (const a of actionsOf(doc.actions)) rowActionDefaults(a);
-  if (doc.kind === 'detail' && Array.isArray(doc.sections)) {
-    for (const sec of doc.sections) if (isObject(sec) && Array.isArray(sec.items)) for (const it of sec.items) if (isObject(it)) enumWidget(it);
-  }
+  actionDefaults(doc);
   if (isObject(doc.refreshWhile)) doc.refreshWhile.intervalMs ??= REFRESH_INTERVAL_MS;
   if (doc.kind === 'form' && isObject(doc.modes)) {
     for (const m of Object.values(doc.modes)) if (isObject(m) && doc.title !== undefined) m.title ??= doc.title;
@@ -160,144 +99,3 @@ export function applyDefaults(doc: Record<string, unknown>, ctx: DefaultsContext
   }
 }
 
-/** The action lists of a page. */
-const ACTION_LISTS = ['toolbar', 'rowActions', 'batchActions', 'actions'];
-/** Action keys that destroy: their buttons are red (`danger`) unless they say `false`. */
-const DANGER_KEYS = new Set(['delete', 'batchDelete']);
-/** Actions that reload the page after they succeed unless they say `"refresh": false`. */
-const REFRESHING = new Set(['openForm', 'request', 'upload']);
-
-/** A column or detail item with an enum and no widget shows it as an EnumTag; a time (key `…_at`) as a DateTime. */
-function enumWidget(c: Record<string, unknown>): void {
-  if (c.widget !== undefined) return;
-  if (c.enum !== undefined) c.widget = 'EnumTag';
-  else if (typeof c.key === 'string' && TIME_KEY.test(c.key)) c.widget = 'DateTime';
-}
-
-/** Keys of times (`created_at`, `finished_at` …): shown as DateTime unless the column says otherwise. */
-const TIME_KEY = /_at$/;
-
-/** A row's own action names the row: a request sends its id, a form opened to edit or view gets it. */
-const ROW_ID = { id: '{{ record.id }}' };
-
-const actionsOf = (list: unknown): Array<Record<string, unknown>> => (Array.isArray(list) ? list.filter(isObject) : []);
-
-/** Batch actions the runtime has texts for (runtime.list.<key>, …Confirm, batchDone). */
-const STANDARD_BATCH = new Set(['batchStart', 'batchPause', 'batchStop', 'batchDelete']);
-
-/** The selection a batch request sends: the selected rows' keys, or the list's filter when all matching rows are selected. */
-function batchBody(a: Record<string, unknown>, allMatching: boolean): void {
-  if (STANDARD_BATCH.has(String(a.key))) {
-    a.confirm ??= `runtime.list.${String(a.key)}Confirm`;
-    a.successMessage ??= 'runtime.list.batchDone';
-  }
-  const body = isObject(a.body) ? a.body : {};
-  if (allMatching) {
-    body.ids ??= '{{ allMatching ? undefined : selectedKeys }}';
-    body.filter ??= '{{ allMatching ? matchFilter : undefined }}';
-  } else body.ids ??= '{{ selectedKeys }}';
-  a.body = body;
-}
-
-function rowActionDefaults(a: Record<string, unknown>): void {
-  if (a.type === 'openForm') a.mode ??= 'edit';
-  if (a.type === 'request' && a.body === undefined) a.body = { ...ROW_ID };
-  if (a.type === 'openForm' && a.mode !== 'add' && a.params === undefined) a.params = { ...ROW_ID };
-}
-
-function fieldDefaults(node: Record<string, unknown>, filter: boolean, ranges: string[], ctx: DefaultsContext): void {
-  if (isObject(node.properties)) {
-    for (const [name, f] of Object.entries(node.properties)) {
-      if (!isObject(f)) continue;
-      fieldDefault(f, filter, ctx);
-      if (f.range === true) {
-        delete f.range;
-        ranges.push(name);
-      }
-      fieldDefaults(f, filter, ranges, ctx);
-    }
-  }
-  if (isObject(node.items)) fieldDefaults(node.items, filter, ranges, ctx);
-}
-
-function fieldDefault(f: Record<string, unknown>, filter: boolean, ctx: DefaultsContext): void {
-  if (f.type === 'range') {
-    f.type = 'array';
-    f['x-component'] ??= 'DatePicker.RangePicker';
-    if (filter) {
-      // marks the field for splitRanges (removed there)
-      f.range = true;
-      const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
-      const style = isObject(props.style) ? props.style : {};
-      style.width ??= RANGE_FILTER_WIDTH;
-      f['x-component-props'] = { ...props, style };
-    }
-  }
-  const hasOptions = f['x-enum'] !== undefined || f.enum !== undefined;
-  if (hasOptions && f['x-component'] === undefined) f['x-component'] = 'Select';
-  if (f.type === undefined && f['x-component'] === undefined && !hasOptions && f.properties === undefined && f.items === undefined) {
-    f.type = 'string';
-  }
-  if (f.type === 'string' && f['x-component'] === undefined && !hasOptions) f['x-component'] = 'Input';
-  const comp = f['x-component'];
-  if (f.type === undefined && typeof comp === 'string' && TYPE_OF_WIDGET[comp]) f.type = TYPE_OF_WIDGET[comp];
-  if (comp === 'RemoteSelect' && isObject(f['x-component-props']) && f['x-component-props'].api === SHOP_LIST.api) {
-    // the shop picker: every one reads the session's shop list (src/runtime/session-data.ts)
-    f['x-component-props'].params ??= { ...SHOP_LIST.params };
-    f['x-component-props'].labelKey ??= SHOP_LIST.labelKey;
-  }
-  if (comp === 'Input.TextArea') {
-    // a textarea's own default height (HTML rows 2), said so the served schema shows it
-    const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
-    if (props.autoSize === undefined) props.rows ??= 2;
-    f['x-component-props'] = props;
-  }
-  if (f.type === undefined && hasOptions) {
-    const values = Array.isArray(f.enum) ? f.enum.map((o) => (isObject(o) ? o.value : o)) : ctx.enumValues?.(String(f['x-enum']));
-    const type = typeOfValues(values);
-    if (type) f.type = type;
-  }
-  if (filter && typeof comp === 'string') {
-    const clears = CLEARING_FILTERS.has(comp);
-    const width = FILTER_WIDTH[comp];
-    if (clears || width !== undefined) {
-      const props = isObject(f['x-component-props']) ? f['x-component-props'] : {};
-      if (clears) props.allowClear ??= true;
-      if (width !== undefined) {
-        const style = isObject(props.style) ? props.style : {};
-        style.width ??= width;
-        props.style = style;
-      }
-      f['x-component-props'] = props;
-    }
-  }
-  if (typeof comp === 'string' && f.type !== 'void' && !NO_DECORATOR_COMPONENTS.has(comp) && !('x-decorator' in f)) {
-    f['x-decorator'] = 'FormItem';
-  }
-  if (f['x-decorator'] === null) delete f['x-decorator'];
-}
-
-/** `number`, `string` or `boolean` when every value is one, else undefined (the field says its type). */
-function typeOfValues(values: unknown[] | undefined): string | undefined {
-  const types = new Set((values ?? []).map((v) => typeof v));
-  const [t] = types;
-  return types.size === 1 && (t === 'number' || t === 'string' || t === 'boolean') ? t : undefined;
-}
-
-/** A range filter `x` sends `x_from` / `x_to` (the page's own params of those names win). */
-function splitRanges(doc: Record<string, unknown>, names: readonly string[]): void {
-  if (!isObject(doc.data)) return;
-  const params = isObject(doc.data.params) ? doc.data.params : {};
-  for (const n of names) {
-    params[`${n}_from`] ??= `{{ filters.${n}[0] }}`;
-    params[`${n}_to`] ??= `{{ filters.${n}[1] }}`;
-  }
-  doc.data.params = params;
-}
-
-function columnDefaults(c: Record<string, unknown>): void {
-  enumWidget(c);
-  if (c.width !== undefined || c.$ref !== undefined) return;
-  const w = (typeof c.key === 'string' ? COLUMN_WIDTH.byKey[c.key] : undefined) ?? (typeof c.widget === 'string' ? COLUMN_WIDTH.byWidget[c.widget] : undefined);
-  if (w !== undefined) c.width = w;
-}

@@ -4,18 +4,15 @@
  * super admin, module access and whether a route may be opened.
  */
 import { COMMON_HOME, UNAUTH_COMMON } from './permission-manifest.js';
+import type { PermissionRow } from './replies/session.js';
 
-/** One permission record as the server sends it (spec section 3). */
-export interface PermissionRecord {
-  id: number;
-  pid: number;
-  module: string;
-  permission_key: string;
-  permission_name?: string;
-  permission_type?: number;
-  frontend_route?: string | null;
-  children_recursive?: PermissionRecord[];
-}
+/**
+ * What the access rules read of a permission record (spec section 3): a row of
+ * `account/role-permissions` (declared once: `PermissionRow`, replies/session.ts), or a node of
+ * a tree (`children_recursive`); the names, type and route may be missing (the synthetic common home).
+ */
+export type PermissionRecord = Pick<PermissionRow, 'id' | 'pid' | 'module' | 'permission_key'> &
+  Partial<Pick<PermissionRow, 'permission_name' | 'permission_type'>> & { frontend_route?: string | null; children_recursive?: PermissionRecord[] };
 
 /** A role entry of the signed-in user; only the super-admin flag matters here. */
 export interface RoleFlag {

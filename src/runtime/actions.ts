@@ -6,6 +6,7 @@
 import type { ProductImportFailure, RecordImportRow } from '../contract/replies/imports.js';
 import type { RuntimeEnv } from './env.js';
 import type { ActionSpec, FormMode } from './types.js';
+import type { BatchReply } from '../contract/replies/batch.js';
 import { callApi, parseApi } from './api.js';
 import { emitDataEvent } from './data-layer/events.js';
 import type { Scope } from './expr/evaluate.js';
@@ -89,9 +90,9 @@ export function importReport(result: unknown): ImportReport | null {
  * or null; the refused rows first.
  */
 export function batchReport(result: unknown): ImportReport | null {
-  const r = result as Record<string, unknown> | null;
+  const r = result as Partial<BatchReply> | null;
   if (!r || typeof r !== 'object' || !Array.isArray(r.results)) return null;
-  const rows: ImportReportRow[] = (r.results as Array<Record<string, unknown>>).map((x) => ({
+  const rows: ImportReportRow[] = r.results.map((x) => ({
     row: Number(x.id),
     ref: null,
     status: x.ok ? 'done' : 'refused',

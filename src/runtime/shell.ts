@@ -8,13 +8,10 @@
 import { createContext, useContext, type ComponentType } from 'react';
 import type { AccessState } from '../contract/access.js';
 import type { RuntimeEnv } from './env.js';
-import type { SecurityNotice } from '../contract/replies/session.js';
+import type { SecurityNotice, User } from '../contract/replies/session.js';
 
-export interface ShellUser {
-  id: number;
-  email: string;
-  name: string;
-}
+/** The signed-in account (declared once: `User/Get`, replies/session.ts), as a screen reads it. */
+export type ShellUser = Pick<User, 'id' | 'email' | 'name'>;
 
 /** The session and layout settings a screen may read. */
 export interface ShellState {

@@ -18,33 +18,10 @@ import { Id, listQuerySchema } from './schemas.js';
 import type { Permission, ResourceDef } from './types.js';
 
 import { BATCH_ACTION_CAP } from '../../../src/contract/limits.js';
+import { BATCH_REPLY_PROPS, type BatchResult } from '../../../src/contract/replies/batch.js';
 
-export { BATCH_ACTION_CAP };
-
-export interface BatchResult {
-  id: number;
-  ok: boolean;
-  /** ok, but nothing to do: the row was already so (`msg` says how) */
-  skipped?: boolean;
-  /** the refusal's code (40009 status, 40004 gone, …) */
-  code?: number;
-  msg?: string;
-}
-
-/** The reply of a batch: its counts (done = changed, skipped = already so, refused) and one result per row. */
-export const BATCH_REPLY_PROPS = {
-  total: { type: 'integer' },
-  done: { type: 'integer' },
-  skipped: { type: 'integer' },
-  refused: { type: 'integer' },
-  results: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, ok: { type: 'boolean' }, skipped: { type: 'boolean' }, code: { type: 'integer' }, msg: { type: 'string' } },
-    },
-  },
-};
+/** the reply's counts and results (declared once, src/contract/replies/batch.ts), for batch routes of their own */
+export { BATCH_ACTION_CAP, BATCH_REPLY_PROPS };
 
 /**
  * Runs `run` for each id on its own, inside a savepoint: a row `run` refuses (an AppError: its
@@ -117,7 +94,7 @@ export function batchActionRoute(def: ResourceDef, permission: Permission, actio
       },
       { additionalProperties: false },
     ),
-    reply: { type: 'object', properties: { action: { type: 'string' }, ...BATCH_REPLY_PROPS } },
+    reply: Type.Object({ action: Type.String(), ...BATCH_REPLY_PROPS }),
     handler: async (ctx) => {
       const { action, ids, filter } = ctx.body;
       if (!ids === !filter) throw invalid([{ field: 'ids', message: 'send either ids or filter / 请提供 ids 或 filter 之一' }]);

@@ -16,6 +16,11 @@ import { findRow, listRows } from './list.js';
 import { toAccess, type Permission, type ResourceDef, type Row } from './types.js';
 import type { Queryable } from '../../db/db.js';
 
+/** The reply of a delete: the id that went. */
+const IdReply = Type.Object({ id: Type.Integer() });
+/** The reply of a batch delete: the ids that went. */
+const IdsReply = Type.Object({ ids: Type.Array(Type.Integer()) });
+
 const DEFAULT_PATH = { list: 'list', detail: 'detail', create: 'create', update: 'update', delete: 'delete' } as const;
 const BATCH_MAX = 100;
 
@@ -68,7 +73,7 @@ export function deleteRoute(
     ...(opts.tags ? { tags: opts.tags } : {}),
     summary: `Delete ${def.name}`,
     body: idBody,
-    reply: { type: 'object', properties: { id: { type: 'integer' } } },
+    reply: IdReply,
     handler: async (ctx) => {
       const { id } = ctx.body;
       const before = await mustFind(def, ctx, id);
@@ -225,7 +230,7 @@ export function resourceRoutes(def: ResourceDef): RouteDef[] {
           tags,
           summary: `Delete several ${def.name} rows at once (up to ${BATCH_MAX}): all or nothing; 40009 naming each row that cannot go`,
           body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: BATCH_MAX, uniqueItems: true }) }, { additionalProperties: false }),
-          reply: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } },
+          reply: IdsReply,
           handler: async (ctx) => {
             const { ids } = ctx.body;
             const rows: Row[] = [];

@@ -1,4 +1,5 @@
-import { Type, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Nullable } from '../../http/typebox.js';
 import type { JsonSchema } from '../../http/route.js';
 import type { FieldDef, ResourceDef } from './types.js';
 
@@ -37,23 +38,49 @@ export function valueSchema(f: FieldDef): JsonSchema {
   return out;
 }
 
-/** Schema of one row as the list and detail calls return it. */
-export function rowSchema(def: ResourceDef, list = false): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [name, f] of Object.entries(def.fields)) {
-    if (list && f.detailOnly) continue;
-    // replies are not re-validated: drop constraints, keep types (and formats for dates)
-    const s = valueSchema(f);
-    const reply: JsonSchema = { type: s.type };
-    if (s.items) reply.items = s.items;
-    if (s.properties) reply.properties = s.properties;
-    if (s.additionalProperties !== undefined) reply.additionalProperties = s.additionalProperties;
-    if (s.description) reply.description = s.description;
-    properties[name] = reply;
-  }
-  return { type: 'object', properties };
+/**
+ * The reply schema of one field's value: its type (and the items, properties and description
+ * of a list or object value) without the write constraints — replies are not re-validated.
+ * Scalars are TypeBox's own; a list or object value keeps its declared JSON as it is.
+ */
+function fieldReply(f: FieldDef): TSchema {
+  const s = f.schema;
+  const options = s.description ? { description: s.description as string } : {};
+  const scalar: Record<string, () => TSchema> = {
+    integer: () => Type.Integer(options),
+    number: () => Type.Number(options),
+    string: () => Type.String(options),
+    boolean: () => Type.Boolean(options),
+  };
+  const one = typeof s.type === 'string' ? scalar[s.type] : undefined;
+  if (one) return f.nullable ? Nullable(one()) : one();
+  const v = valueSchema(f);
+  return Type.Unsafe<unknown>({
+    type: v.type,
+    ...(v.items ? { items: v.items } : {}),
+    ...(v.properties ? { properties: v.properties } : {}),
+    ...(v.additionalProperties !== undefined ? { additionalProperties: v.additionalProperties } : {}),
+    ...options,
+  });
 }
 
+/**
+ * A row's reply schema, built from the declaration at run time: its fields are known only then,
+ * so the static type is a record of them (`Row`), not a closer one. Every field is optional in
+ * the schema (no `required`): a bespoke reply built on it may leave one out, and the serialiser
+ * refuses a reply that misses a required key.
+ */
+export type RowReply = TObject<Record<string, TSchema>>;
+
+/** Schema of one row as the list and detail calls return it. */
+export function rowSchema(def: ResourceDef, list = false): RowReply {
+  const properties: Record<string, TSchema> = {};
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (list && f.detailOnly) continue;
+    properties[name] = Type.Optional(fieldReply(f));
+  }
+  return Type.Object(properties);
+}
 
 const writable = (f: FieldDef) => !f.readOnly && !f.virtual && !f.serverSet;
 

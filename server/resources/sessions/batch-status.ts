@@ -12,12 +12,11 @@ import { Type } from '@sinclair/typebox';
 import { conflict, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { StringEnum } from '../../http/typebox.js';
-import { BATCH_REPLY_PROPS, batchCounts, eachRow, type BatchResult } from '../engine/batch-actions.js';
+import { BATCH_REPLY_PROPS } from '../../../src/contract/replies/batch.js';
+import { batchCounts, eachRow } from '../engine/batch-actions.js';
 import { Id } from '../engine/schemas.js';
 import { SK } from './keys.js';
 import { CHAT_STATUSES, DERIVED_END } from './viewers.js';
-
-type ChatStatus = (typeof CHAT_STATUSES)[number];
 
 export const sessionBatchStatusRoute = route({
   method: 'POST',
@@ -28,11 +27,8 @@ export const sessionBatchStatusRoute = route({
     { ids: Type.Array(Id, { minItems: 1, maxItems: 100, uniqueItems: true }), status: StringEnum(CHAT_STATUSES) },
     { additionalProperties: false },
   ),
-  // the batch's counts and results are the engine's (BATCH_REPLY_PROPS), typed as batchCounts and eachRow give them
-  reply: Type.Unsafe<{ status: ChatStatus; results: BatchResult[] } & ReturnType<typeof batchCounts>>({
-    type: 'object',
-    properties: { status: { type: 'string' }, ...BATCH_REPLY_PROPS },
-  }),
+  // the batch's counts and results are the engine's (src/contract/replies/batch.ts), with the status set
+  reply: Type.Object({ status: StringEnum(CHAT_STATUSES), ...BATCH_REPLY_PROPS }),
   handler: async (ctx) => {
     const { ids, status } = ctx.body;
     const found = await ctx.db.query<{ id: number; stored_end: string | null; derived_end: string | null }>(

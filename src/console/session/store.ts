@@ -8,16 +8,12 @@ import type { RouteModule } from '../../runtime/route-config.js';
 import { clearSid } from '../http/cookies.js';
 import { clearSessionData } from '../../runtime/session-data.js';
 import { createStore, storage } from '../store.js';
-import type { AppConfigReply } from '../../contract/replies/session.js';
+import type { AppConfigReply, RoleRef, User } from '../../contract/replies/session.js';
 
 export const SESSION_KEY = 'sessionkey';
 
-export interface SessionUser {
-  id: number;
-  email: string;
-  name: string;
-  roles: Array<RoleFlag & { id?: number; name?: string }>;
-}
+/** The signed-in account as `User/Get` and `user/login` send it (declared once: replies/session.ts); roles read for their flag. */
+export type SessionUser = Pick<User, 'id' | 'email' | 'name'> & { roles: Array<RoleFlag & Partial<Pick<RoleRef, 'id' | 'name'>>> };
 
 /** `GET /api/common/config` (server/routes/config.ts), fetched once after sign-in; declared once in src/contract (fields optional: an older server may leave some out). */
 export type AppConfig = Partial<AppConfigReply>;

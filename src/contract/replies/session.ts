@@ -68,6 +68,7 @@ export const ProfileReply = Type.Object({
   ),
 });
 
+export type User = Static<typeof UserReply>;
 export type LoginReply = Static<typeof LoginReply>;
 export type SecurityNotice = Static<typeof SecurityNoticeReply>;
 export type RolePermissionsReply = Static<typeof RolePermissionsReply>;

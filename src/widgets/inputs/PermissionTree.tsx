@@ -2,15 +2,15 @@ import { connect, mapReadPretty } from '@formily/react';
 import { Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo } from 'react';
+import type { PermissionTreeNode } from '../../contract/replies/permissions.js';
 import { useRemoteOptions } from './use-remote-options.js';
 
-interface PermissionNode {
-  id: number;
-  permission_name?: string;
-  permission_key?: string;
-  children_recursive?: PermissionNode[];
-  children?: PermissionNode[];
-}
+/**
+ * A node of `GET permission/tree` (declared once: src/contract/replies/permissions.ts); another
+ * `api` may answer the children under `children` instead.
+ */
+type PermissionNode = Pick<PermissionTreeNode, 'id'> &
+  Partial<Pick<PermissionTreeNode, 'permission_name' | 'permission_key'>> & { children_recursive?: PermissionNode[]; children?: PermissionNode[] };
 
 interface Props {
   value?: number[];
