@@ -81,7 +81,7 @@ export function menuIconFiles(sets = iconSets()): Record<string, string> {
     "import type { ComponentType } from 'react';\n\n" +
     '/** A set of menu icons by antd name (a module\'s set also has GROUP_FALLBACK and PAGE_FALLBACK). */\n' +
     'export type MenuIconSet = Record<string, ComponentType<{ \'aria-hidden\'?: boolean | \'true\' | \'false\' }>>;\n\n' +
-    'const none = (): Promise<MenuIconSet> => Promise.resolve({});\n\n' +
+    (ids.some((id) => sets[id].length === 0) ? 'const none = (): Promise<MenuIconSet> => Promise.resolve({});\n\n' : '') +
     '/** One chunk per set: `module` (its top-level entries), `module/group` (the entries in a top-level group the module\'s set lacks). */\n' +
     'export const MENU_ICON_SETS: Record<string, () => Promise<MenuIconSet>> = {\n' +
     ids.map((id) => `  ${/^\w+$/.test(id) ? id : `'${id}'`}: ${sets[id].length ? `() => import('./${setFile(id).replace(/\.ts$/, '.js')}')` : 'none'},\n`).join('') +

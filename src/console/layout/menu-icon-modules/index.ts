@@ -4,8 +4,6 @@ import type { ComponentType } from 'react';
 /** A set of menu icons by antd name (a module's set also has GROUP_FALLBACK and PAGE_FALLBACK). */
 export type MenuIconSet = Record<string, ComponentType<{ 'aria-hidden'?: boolean | 'true' | 'false' }>>;
 
-const none = (): Promise<MenuIconSet> => Promise.resolve({});
-
 /** One chunk per set: `module` (its top-level entries), `module/group` (the entries in a top-level group the module's set lacks). */
 export const MENU_ICON_SETS: Record<string, () => Promise<MenuIconSet>> = {
   admin_center: () => import('./admin_center.js'),
