@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /** A module id inside one of these node_modules packages (or antd / Formily component folders). */
 const inPackages = (...groups: Array<string | string[]>) => {
@@ -64,7 +67,9 @@ const chunkGroups = [
  * - Formily's core imports its validator (rules, formats, messages in every language) for
  *   `validate`, which is asynchronous anyway: a list page's filter form never validates, so the
  *   core gets the two small parsing helpers as they are and a `validate` that loads the real
- *   validator on its first call (language and registrations made before are replayed on it).
+ *   validator on its first call (language and registrations made before are replayed on it);
+ * - antd Table's selection column imports rc-tree's util for two array helpers (arrAdd, arrDel),
+ *   and that file imports rc-tree's TreeNode component, drawn by no table: the helpers alone.
  */
 const HELPERS: Record<string, string> = {
   // antd/es/form/hooks/useForm.js
@@ -91,6 +96,20 @@ export function flattenKeys(filters) {
 const Menu = React.lazy(() => import('antd/es/table/hooks/useFilter/FilterDropdown.js'));
 export default function FilterDropdown(props) {
   return React.createElement(React.Suspense, { fallback: props.children }, React.createElement(Menu, props));
+}
+`,
+  // rc-tree/es/util.js, as antd/es/table/hooks/useSelection.js uses it
+  '\0rc-tree-arr-helpers': `export function arrDel(list, value) {
+  if (!list) return [];
+  const clone = list.slice();
+  const index = clone.indexOf(value);
+  if (index >= 0) clone.splice(index, 1);
+  return clone;
+}
+export function arrAdd(list, value) {
+  const clone = (list || []).slice();
+  if (clone.indexOf(value) === -1) clone.push(value);
+  return clone;
 }
 `,
   // @formily/validator as @formily/core sees it (core's shared/internals, shared/externals, models/Field)
@@ -137,6 +156,7 @@ const REDIRECTS: Array<{ importer: RegExp; source: string; to: string }> = [
   { importer: /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/, source: '../../color-picker/components/ColorPresets', to: '\0antd-color-is-bright' },
   { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/, source: './FilterDropdown', to: '\0antd-table-filter-dropdown' },
   { importer: /[\\/]@formily[\\/]core[\\/]esm[\\/]/, source: '@formily/validator', to: '\0formily-validator-lazy' },
+  { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useSelection\.js$/, source: 'rc-tree/es/util', to: '\0rc-tree-arr-helpers' },
 ];
 const antdHelpersOnly = {
   name: 'antd-helpers-only',
@@ -151,9 +171,47 @@ const antdHelpersOnly = {
   },
 };
 
+/**
+ * zh-CN's largest namespaces in parts, one chunk per second-level key (`text.shop`, `text.sync`,
+ * …), so a page loads the parts its schema names, not the whole file: src/console/i18n.ts asks for
+ * `../locales/zh-CN/<ns>.json?parts` (import.meta.glob, eager; the glob names which namespaces)
+ * and this plugin answers a map of that namespace's parts, each a `() => import()` of one key's
+ * texts. The locale files stay as they are for every other reader. Vitest loads the same plugin
+ * (vitest.config.ts).
+ */
+const LOCALES_ZH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src/locales/zh-CN');
+const PARTS = /[\\/]locales[\\/]zh-CN[\\/](\w+)\.json\?parts$/;
+export function localeParts(): Plugin {
+  const read = (ns: string) => JSON.parse(readFileSync(path.join(LOCALES_ZH, `${ns}.json`), 'utf8')) as Record<string, unknown>;
+  return {
+    name: 'zh-locale-parts',
+    enforce: 'pre',
+    resolveId(source) {
+      const ns = PARTS.exec(source)?.[1];
+      if (ns) return `\0zh-parts:${ns}`;
+      if (source.startsWith('zh-part:')) return `\0${source}`;
+      return null;
+    },
+    load(id) {
+      if (id.startsWith('\0zh-parts:')) {
+        const ns = id.slice('\0zh-parts:'.length);
+        this.addWatchFile(path.join(LOCALES_ZH, `${ns}.json`));
+        const parts = Object.keys(read(ns)).map((k) => `  ${JSON.stringify(k)}: () => import(${JSON.stringify(`zh-part:${ns}/${k}`)}).then((m) => m.default),`);
+        return `export default {\n${parts.join('\n')}\n};\n`;
+      }
+      if (id.startsWith('\0zh-part:')) {
+        const [ns, key] = id.slice('\0zh-part:'.length).split('/');
+        this.addWatchFile(path.join(LOCALES_ZH, `${ns}.json`));
+        return `export default ${JSON.stringify(read(ns)[key])};\n`;
+      }
+      return null;
+    },
+  };
+}
+
 /** Client build: dist/; in dev, /api is proxied to the server on 127.0.0.1:8080. */
 export default defineConfig({
-  plugins: [react(), antdHelpersOnly],
+  plugins: [react(), antdHelpersOnly, localeParts()],
   server: {
     host: '127.0.0.1',
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },

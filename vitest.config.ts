@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { sequencerFor } from './tests/sequencer.js';
+import { localeParts } from './vite.config.js';
 
 /**
  * Unit tests beside the code: `*.test.tsx` under src run in jsdom, every `*.test.ts` in node.
@@ -10,7 +11,8 @@ import { sequencerFor } from './tests/sequencer.js';
 const exclude = ['node_modules/**', 'dist/**', 'tests/api/**', 'tests/e2e/**'];
 
 export default defineConfig({
-  plugins: [react()],
+  // zh-CN's texts in parts, as the console's build has them (src/console/i18n.ts)
+  plugins: [react(), localeParts()],
   test: {
     // the slowest files first (tests/durations.json), so both workers end together
     sequence: { sequencer: sequencerFor('unit') },

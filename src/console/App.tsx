@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
 import { readSid } from './http/cookies.js';
 import { preloadTransport } from './http/lazy-transport.js';
-import { loadedLocale, loadLocale, type LocaleBundle } from './i18n.js';
+import { loadedLocale, loadLocale, preloadTextParts, type LocaleBundle } from './i18n.js';
 import { consoleI18n as i18n } from './i18n-instance.js';
 import { AppRoutes } from './routes/AppRoutes.js';
 import { ConsoleServices, ConsoleUiProvider } from './services.js';
@@ -21,8 +21,12 @@ onLiveTexts((texts) => {
 
 /** Resolves once the saved locale's texts are here (call before the first render). */
 export function prepareConsole(): Promise<void> {
-  // a signed-in page load calls the API at once: fetch the HTTP library beside the locale
-  if (readSid()) void preloadTransport().catch(() => undefined);
+  // a signed-in page load calls the API at once: fetch the HTTP transport beside the locale, and
+  // the map of the text namespace's parts its page will ask for
+  if (readSid()) {
+    void preloadTransport().catch(() => undefined);
+    void preloadTextParts().catch(() => undefined);
+  }
   return loadLocale(i18n, settingsStore.get().locale).then(
     () => undefined,
     () => undefined, // the default locale is bundled; the console still starts

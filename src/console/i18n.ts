@@ -1,7 +1,8 @@
 /**
  * i18next setup: one namespace whose top-level keys are the locale files (`shell.*`,
  * `common.*`, …). Only the default locale's core texts (shell, common) are bundled with the
- * shell. The other texts (zh-CN) are one chunk per file, loaded with what needs them: a schema
+ * shell. The other texts (zh-CN) are one chunk per file (the largest, `text`, one per part:
+ * `text.shop`), loaded with what needs them: a schema
  * page's namespaces are read from its schema's keys when it loads, with the schema runtime's own
  * (`runtime`; the schema loader waits for them: i18n-instance.ts `schemaTexts`), a bespoke screen
  * names its own (routes/pages.ts). Other locales
@@ -34,6 +35,15 @@ const zhModuleTexts: Record<string, () => Promise<LocaleTree>> = Object.fromEntr
 );
 /** The namespaces that belong to modules' pages (not bundled with the shell). */
 export const MODULE_NAMESPACES: readonly string[] = Object.keys(zhModuleTexts).filter((ns) => !(CORE_NAMESPACES as readonly string[]).includes(ns));
+/**
+ * The largest namespace (`text`, 22 KB: every text-module page's words) comes in parts too, one
+ * chunk per second-level key (`text.shop`, `text.sync`), cut by vite.config.ts `localeParts`: a
+ * page loads the parts its schema names. The map of a namespace's parts is a small chunk of its own
+ * (the sign-in page does not load it; a signed-in start fetches it early: `preloadTextParts`); a
+ * part the map does not know brings the whole namespace.
+ */
+type PartMap = Record<string, () => Promise<LocaleTree | string>>;
+const zhPartMaps = import.meta.glob<PartMap>('../locales/zh-CN/text.json', { query: '?parts', import: 'default' });
 
 /** Loads once; a failed load is retried on the next call. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -50,6 +60,26 @@ const loadBundle = Object.fromEntries(
   Object.entries(lazyLocales).map(([lng, load]) => [lng, once(() => load().then((b) => (bundles.set(lng as Locale, b), b)))]),
 ) as Record<string, () => Promise<LocaleBundle>>;
 const loadZhNamespace = Object.fromEntries(Object.entries(zhModuleTexts).map(([ns, load]) => [ns, once(load)])) as Record<string, () => Promise<LocaleTree>>;
+/** the namespaces that come in parts → the map of their parts */
+const loadPartMap = Object.fromEntries(Object.entries(zhPartMaps).map(([file, load]) => [/([^/]+)\.json/.exec(file)![1], once(load)])) as Record<string, () => Promise<PartMap>>;
+
+/** Starts fetching the maps of the namespaces that come in parts (a signed-in start: App.tsx). */
+export const preloadTextParts = (): Promise<unknown> => Promise.all(Object.values(loadPartMap).map((load) => load()));
+
+/** `text.shop` → `text`; a whole namespace → itself */
+const wholeOf = (ns: string) => ns.split('.')[0];
+
+/** The texts of a namespace or of a part of one, and what they are (the whole namespace for a part its map does not know). */
+async function loadZh(ns: string): Promise<{ loaded: string; texts: LocaleTree | string }> {
+  const head = wholeOf(ns);
+  const part = ns === head ? undefined : (await loadPartMap[head]?.())?.[ns.slice(head.length + 1)];
+  return part ? { loaded: ns, texts: await part() } : { loaded: head, texts: await loadZhNamespace[head]() };
+}
+/** a namespace's or a part's texts in their place in the tree */
+const placed = (ns: string, texts: LocaleTree | string): LocaleTree => {
+  const [head, part] = ns.split('.');
+  return part === undefined ? { [head]: texts } : { [head]: { [part]: texts } };
+};
 
 const add = (i18n: I18n, lng: Locale, texts: LocaleTree) => i18n.addResourceBundle(lng, 'translation', texts, true, true);
 
@@ -72,7 +102,7 @@ const whole = (lng: Locale) => lng !== 'zh-CN';
 export function hasNamespaces(i18n: I18n, lng: Locale, namespaces: readonly string[]): boolean {
   if (whole(lng)) return bundles.has(lng) && i18n.hasResourceBundle(lng, 'translation');
   const added = stateOf(i18n).added.get(lng);
-  return namespaces.every((ns) => added?.has(ns) || !loadZhNamespace[ns]);
+  return namespaces.every((ns) => added?.has(ns) || added?.has(wholeOf(ns)) || !loadZhNamespace[wholeOf(ns)]);
 }
 
 /** Notes namespaces a page on screen uses (a switch to zh-CN loads them, `loadLocale`), without loading them. */
@@ -91,12 +121,11 @@ export async function loadNamespaces(i18n: I18n, lng: Locale, namespaces: readon
   }
   const added = s.added.get(lng) ?? new Set<string>();
   s.added.set(lng, added);
-  const missing = namespaces.filter((ns) => loadZhNamespace[ns] && !added.has(ns));
-  const trees = await Promise.all(missing.map((ns) => loadZhNamespace[ns]()));
-  missing.forEach((ns, i) => {
-    add(i18n, lng, { [ns]: trees[i] });
-    added.add(ns);
-  });
+  const missing = namespaces.filter((ns) => loadZhNamespace[wholeOf(ns)] && !added.has(ns) && !added.has(wholeOf(ns)));
+  for (const { loaded, texts } of await Promise.all(missing.map(loadZh))) {
+    add(i18n, lng, placed(loaded, texts));
+    added.add(loaded);
+  }
 }
 
 /** Loads a locale's bundle (once) and adds its texts to `i18n`, with the modules' namespaces asked for so far. */
@@ -107,15 +136,18 @@ export async function loadLocale(i18n: I18n, lng: Locale): Promise<LocaleBundle>
   return bundle;
 }
 
-const NAMESPACE_KEY = /^([A-Za-z]+)\.[\w.-]+$/;
+const NAMESPACE_KEY = /^([A-Za-z]+)\.([\w-]+)[\w.-]*$/;
 
-/** The modules' namespaces a document's strings name as keys (`text.shop.title` → text), for a schema page. */
+/**
+ * The modules' namespaces a document's strings name as keys (`runtime.list.empty` → runtime), or
+ * the part of a namespace that comes in parts (`text.shop.title` → text.shop), for a schema page.
+ */
 export function namespacesOf(doc: unknown): string[] {
   const found = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === 'string') {
       const m = NAMESPACE_KEY.exec(v);
-      if (m && MODULE_NAMESPACES.includes(m[1])) found.add(m[1]);
+      if (m && MODULE_NAMESPACES.includes(m[1])) found.add(loadPartMap[m[1]] ? `${m[1]}.${m[2]}` : m[1]);
     } else if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);
   };

@@ -1,6 +1,6 @@
 /**
  * Every side effect the runtime and widgets need comes in through this one environment
- * object (STYLE.md §5): widgets never call axios, `message` or the router directly.
+ * object (STYLE.md §5): widgets never call the HTTP client, `message` or the router directly.
  * The console shell builds the real one (src/console/runtime-env.ts); tests build a fake.
  */
 export interface RequestOptions {

@@ -5,7 +5,7 @@
  * (rejecting with 请先登录); any other code shows `msg` unless the call is silent and rejects
  * with an ApiError carrying code, msg and data (40001 field errors live in `data.errors`).
  * Transport failures show the HTTP status message plus the network suffix. The wire is
- * ./transport.ts (axios, loaded with the first request); tests pass their own transport.
+ * ./transport.ts (XMLHttpRequest, loaded with the first request); tests pass their own transport.
  */
 import { Code, type Envelope } from '../../contract/codes.js';
 import type { HttpPort, RequestOptions, TransferOptions } from '../../runtime/env.js';
@@ -19,7 +19,7 @@ import {
   saveBlob,
   withXlsxTimestamp,
 } from './files.js';
-import { lazyAxiosTransport } from './lazy-transport.js';
+import { lazyTransport } from './lazy-transport.js';
 import { isCancel, TransportError, type Method, type Progress, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 export const REQUEST_TIMEOUT = 300_000;
@@ -73,7 +73,7 @@ interface Call extends Partial<Omit<TransportRequest, 'data' | 'method' | 'url'>
 const isOk = (status: number) => status >= 200 && status < 300;
 
 export function createHttpClient(deps: HttpDeps): HttpClient {
-  const transport = deps.transport ?? lazyAxiosTransport;
+  const transport = deps.transport ?? lazyTransport;
 
   const statusMessage = (status: number | undefined, err?: unknown): string => {
     if (status && (KNOWN_STATUSES as readonly number[]).includes(status)) return deps.t(`common.http.status.${status}`);

@@ -1,16 +1,16 @@
 /**
- * axios (≈15 KiB gzip) is fetched with the first request rather than with the shell: the
- * sign-in page renders without it (it starts loading when the visitor starts typing, see
- * `preloadTransport`), and a signed-in page load starts it at once beside the route's own code.
+ * The transport (./xhr-transport.ts) is fetched with the first request rather than with the
+ * shell: the sign-in page renders without it (it starts loading when the visitor starts typing,
+ * see `preloadTransport`), and a signed-in page load starts it at once beside the route's own code.
  */
 import { loadOnce } from '../../runtime/load-once.js';
 import { TransportError, type Transport } from './transport.js';
 
-/** Starts fetching the axios transport (once; a failed chunk load is tried again next time); resolves to it. */
-export const preloadTransport = loadOnce(() => import('./axios-transport.js').then((m): Transport => m.axiosTransport));
+/** Starts fetching the transport (once; a failed chunk load is tried again next time); resolves to it. */
+export const preloadTransport = loadOnce(() => import('./xhr-transport.js').then((m): Transport => m.xhrTransport));
 
-/** The console's transport: axios, loaded on first use. A chunk that cannot load is a network failure. */
-export const lazyAxiosTransport: Transport = async (req) => {
+/** The console's transport, loaded on first use. A chunk that cannot load is a network failure. */
+export const lazyTransport: Transport = async (req) => {
   let send: Transport;
   try {
     send = await preloadTransport();

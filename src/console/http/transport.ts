@@ -1,9 +1,9 @@
 /**
- * The wire under the HTTP client: axios (query serialization, timeouts, cancellation, upload
- * and download progress, blobs), in ./axios-transport.ts, loaded on first use by
- * ./lazy-transport.ts. The transport resolves every HTTP status; the client decides what is an
+ * The wire under the HTTP client: XMLHttpRequest (query serialization as axios did, timeouts,
+ * cancellation, upload and download progress, blobs), in ./xhr-transport.ts, loaded on first use
+ * by ./lazy-transport.ts. The transport resolves every HTTP status; the client decides what is an
  * error. Tests pass their own Transport (see client.test.ts). This file holds the types and the
- * error only, so axios-transport.ts imports it without a circle.
+ * error only, so xhr-transport.ts imports it without a circle.
  */
 
 export type Method = 'get' | 'post';
@@ -19,7 +19,7 @@ export interface TransportRequest {
   baseURL: string;
   /** relative to the base, e.g. `admin/role/list` */
   url: string;
-  /** query parameters, serialized by axios: `a=1&list[]=x&list[]=y&obj[k]=v`, null / undefined left out */
+  /** query parameters, serialized as axios did (xhr-transport.ts `serializeParams`): `a=1&list[]=x&list[]=y&obj[k]=v`, null / undefined left out */
   params?: Record<string, unknown>;
   /** a JSON string (the client serializes objects), FormData or Blob */
   data?: string | FormData | Blob;

@@ -25,13 +25,16 @@ import { ModuleSwitcher } from './ModuleSwitcher.js';
 import { DarkModeSwitch, ThemeColorPicker } from './ThemeControls.js';
 import { UserMenu } from './UserMenu.js';
 
-/** Menu items with their icons (the collapsed menu shows only the icon, the title as tooltip). */
-const toItems = (module: string, nodes: MenuNode[]): ItemType[] =>
+/**
+ * Menu items with their icons (the collapsed menu shows only the icon, the title as tooltip);
+ * `group` is the top-level group the nodes are in (their icons come with its set: menu-icons.tsx).
+ */
+const toItems = (module: string, nodes: MenuNode[], group?: string): ItemType[] =>
   nodes.map((n) => {
-    const Icon = menuIcon(module, n.entry, Boolean(n.children), n.icon);
+    const Icon = menuIcon(module, group, n.entry, Boolean(n.children), n.icon);
     const icon = <Icon aria-hidden />;
     return n.children
-      ? { key: n.key, icon, label: n.label, children: toItems(module, n.children) }
+      ? { key: n.key, icon, label: n.label, children: toItems(module, n.children, group ?? n.key) }
       : { key: n.key, icon, label: <span data-testid={`menu-item-${n.key}`}>{n.label}</span> };
   });
 
@@ -52,11 +55,12 @@ export default function MainLayout() {
   const routes = useRoutes();
   const modules = accessibleModules(routes, access);
   const current = modules.find((m) => m.module === menuModule) ?? modules[0];
-  // the module's menu icons start loading now, beside the page's own chunks (menu-icons.tsx)
-  if (current) void loadMenuIcons(current.module).catch(() => undefined);
   const items = useMemo(() => (current ? toItems(current.module, buildMenu(current, access, locale)) : []), [current, access, locale]);
   const match = findRoute(routes, pathname);
   const selection = current ? selectedMenu(current, match?.entry.path) : { open: [] };
+  // the icons of the module's top level and of the current page's group start loading now, beside
+  // the page's own chunks; another group's load when it opens (menu-icons.tsx)
+  if (current) void loadMenuIcons(current.module, selection.open[0]).catch(() => undefined);
   const [openKeys, setOpenKeys] = useState<string[]>(selection.open);
   const openKey = selection.open.join('|');
   useEffect(() => {

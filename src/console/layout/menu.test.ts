@@ -71,20 +71,43 @@ describe('side menu', () => {
     expect(MENU_ICON_NAMES.filter((name) => !used.has(name) && !fallbacks.includes(name))).toEqual([]);
   });
 
-  it('has each module\'s icon chunk generated from the schemas as they are now (npx tsx scripts/menu-icons.ts)', async () => {
+  it('has the icon sets generated from the schemas as they are now (npx tsx scripts/menu-icons.ts)', async () => {
     const { menuIconFiles, FALLBACKS, MENU_ICON_MODULES_DIR } = await import('../../../scripts/menu-icons.js');
     const files = menuIconFiles();
     expect(readdirSync(MENU_ICON_MODULES_DIR).sort()).toEqual(Object.keys(files).sort());
     for (const [name, text] of Object.entries(files)) expect(readFileSync(path.join(MENU_ICON_MODULES_DIR, name), 'utf8'), name).toBe(text);
-    // and every module chunk draws antd's own icon of each name (its SVG definition)
+    // and every set draws antd's own icon of each name (its SVG definition)
     const { iconDefinition } = await import('../../../scripts/menu-icons.js');
-    const { MODULE_ICON_SETS } = await import('./menu-icon-modules/index.js');
-    for (const [module, load] of Object.entries(MODULE_ICON_SETS)) {
+    const { MENU_ICON_SETS } = await import('./menu-icon-modules/index.js');
+    for (const [id, load] of Object.entries(MENU_ICON_SETS)) {
       const set = (await load()) as Record<string, { definition?: unknown }>;
       for (const [name, icon] of Object.entries(set)) {
-        expect(icon.definition, `${module} ${name}`).toEqual(iconDefinition(name in FALLBACKS ? FALLBACKS[name as keyof typeof FALLBACKS] : name));
+        expect(icon.definition, `${id} ${name}`).toEqual(iconDefinition(name in FALLBACKS ? FALLBACKS[name as keyof typeof FALLBACKS] : name));
       }
-      expect(Object.keys(set)).toEqual(expect.arrayContaining(['GROUP_FALLBACK', 'PAGE_FALLBACK']));
+      if (!id.includes('/')) expect(Object.keys(set)).toEqual(expect.arrayContaining(['GROUP_FALLBACK', 'PAGE_FALLBACK']));
+    }
+  });
+
+  it('draws each entry from the set its place loads: the module\'s for the top level, the group\'s (or the module\'s) inside a top-level group', async () => {
+    const { MENU_ICON_SETS } = await import('./menu-icon-modules/index.js');
+    const access = buildAccess([], [{ is_super_admin: true }]);
+    for (const m of config) {
+      const top = await MENU_ICON_SETS[m.module]();
+      const menu = buildMenu(m, access, 'en-US');
+      for (const g of menu) {
+        const name = g.icon ?? MENU_ICONS[g.entry];
+        if (name) expect(top[name], `${m.module} ${g.entry}`).toBeDefined();
+        if (!g.children) continue;
+        const own = await MENU_ICON_SETS[`${m.module}/${g.key}`]();
+        // a group's set holds only what the module's set lacks
+        expect(Object.keys(own).filter((n) => n in top)).toEqual([]);
+        const walk = (n: NonNullable<typeof g.children>[number]) => {
+          const icon = n.icon ?? MENU_ICONS[n.entry];
+          if (icon) expect(own[icon] ?? top[icon], `${m.module} ${n.entry} ${icon}`).toBeDefined();
+          n.children?.forEach(walk);
+        };
+        g.children.forEach(walk);
+      }
     }
   });
 });

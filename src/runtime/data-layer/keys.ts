@@ -32,7 +32,7 @@ export function keyOfResource(key: QueryKey, resource: string): boolean {
 
 /**
  * A read through the env's http port, cancelled by `signal` (the query's AbortSignal, handed to
- * axios). A POST read (a form that loads its record by POST) does not count as a write: it goes
+ * the transport, which aborts its XMLHttpRequest). A POST read (a form that loads its record by POST) does not count as a write: it goes
  * to the port directly, not through callApi, so it invalidates nothing.
  */
 export function readApi<T = unknown>(http: HttpPort, ref: string, params: Record<string, unknown>, signal?: AbortSignal, opts?: RequestOptions): Promise<T> {

@@ -1,4 +1,4 @@
-/** Types and calls of the session viewers (through the console's RuntimeEnv http port, never axios). */
+/** Types and calls of the session viewers (through the console's RuntimeEnv http port, never a request of their own). */
 import { MAIL_ACCOUNT_PAGE_SIZE, type Page } from '../../contract/codes.js';
 import type { ShopOption } from '../../contract/replies/shops.js';
 import type { ChatMessage, ChatSession, Mail, MailAccountOption, MailSession, Utterance, VoiceSession } from '../../contract/replies/sessions.js';

@@ -5,7 +5,7 @@
  * mounted while nothing is selected (hidden), so a batch's per-row report outlives the rows it
  * removed from the selection.
  */
-import { Button, Space, Typography } from 'antd';
+import { Button, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import type { ActionHost } from '../../runtime/actions.js';
 import type { ListController } from '../../runtime/controllers/use-list-controller.js';
@@ -41,7 +41,9 @@ export function BulkBar({ env, ctl, actions, selectAllMatching, host }: Props) {
   return (
     <span data-testid="bulk-bar" style={n ? undefined : { display: 'none' }}>
       <Space wrap size={4}>
-        <Typography.Text data-testid="bulk-count">{all ? env.t('runtime.list.selectedAll', { count }) : env.t('runtime.list.selected', { count })}</Typography.Text>
+        {/* a plain span, not antd Typography.Text: every list page imports this bar, and Typography
+            (its copy, ellipsis measuring and editing with TextArea) would ship with each of them */}
+        <span data-testid="bulk-count">{all ? env.t('runtime.list.selectedAll', { count }) : env.t('runtime.list.selected', { count })}</span>
         {selectAllMatching && pageAll && !all ? (
           <Button type="link" size="small" data-testid="select-all-matching" disabled={tooMany} onClick={() => setAll(true)}>
             {env.t('runtime.list.selectAllMatching', { total: ctl.total })}
