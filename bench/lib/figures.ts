@@ -13,6 +13,7 @@ export const FIGURE_IDS: string[] = [
   'queue.postgres.vs-pgboss',
   'queue.postgres.one-process',
   'queue.postgres.two-processes',
+  'queue.postgres.pgboss-two-processes',
   'queue.postgres.remote-start-p50',
   'queue.postgres.remote-start-p99',
   ...['pglite', 'postgres'].flatMap((d) => ['recall5', 'mrr', 'p50', 'p99'].map((m) => `retrieval.${d}.${m}`)),

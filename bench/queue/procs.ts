@@ -1,12 +1,20 @@
 /**
  * The queue on PostgreSQL across processes (issue 20): no-op jobs per second with one and with two
- * worker processes (bench/queue/worker.ts, 8 at once each), and enqueue → start of jobs enqueued
- * by an API-only engine (concurrency 0, this process) on idle worker processes, which learn of
- * them only through LISTEN/NOTIFY or their 1-second poll. One and two processes are sampled in turn. Throughput is taken from the database's
- * own clock: from the enqueue's commit to the last job's finish.
+ * worker processes (bench/queue/worker.ts, 8 at once each), and, as the baseline of that ratio in
+ * the same run, pg-boss alone with one and with two worker processes (worker.ts BENCH_MODE=pgboss:
+ * one loop fetching 8 and completing them together, no work_job row) — what the machine allows
+ * when PostgreSQL and the workers share its cores. Then enqueue → start of jobs enqueued by an
+ * API-only engine (concurrency 0, this process) on idle worker processes, which learn of them only
+ * through LISTEN/NOTIFY or their 1-second poll. Samples in turn (engine one, engine two, pg-boss
+ * one, pg-boss two; a process not in a sample is held still by SIGSTOP, its own pid, while the
+ * queue is empty). Throughput is taken from the database's own clock: from the enqueue's commit to
+ * the last job's finish.
  */
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type PgBoss from 'pg-boss';
 import type { SqlDb } from '../../server/db/sql-db.js';
+import { createBoss } from '../../server/jobs/boss.js';
 import { JobEngine } from '../../server/jobs/engine.js';
 import { noopKind } from '../../server/jobs/noop.js';
 import { startTsx, type Child } from '../lib/proc.js';
@@ -15,11 +23,15 @@ import { quantile } from '../lib/stats.js';
 export interface ProcFigures {
   one: number;
   two: number;
+  /** pg-boss alone, one and two worker processes */
+  bossOne: number;
+  bossTwo: number;
   p50: number | null;
   p99: number | null;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => quantile(xs, 0.5) ?? 0;
 
 /** done jobs among ids lo..hi (a primary-key range: the poll costs the database next to nothing) */
 async function doneCount(db: SqlDb, lo: number, hi: number): Promise<number> {
@@ -40,33 +52,56 @@ async function rate(db: SqlDb, api: JobEngine, tag: string, n: number): Promise<
   return n / Math.max(Number(r.rows[0].s), 0.001);
 }
 
+/** pg-boss alone: n jobs inserted in one statement; jobs/s from its commit to the last completion */
+async function bossRate(db: SqlDb, boss: PgBoss, table: string, n: number): Promise<number> {
+  const ids = Array.from({ length: n }, () => randomUUID());
+  await boss.insert(ids.map((id) => ({ id, name: 'alone', data: {} })));
+  const from = (await db.query<{ t: Date }>(`SELECT now() AS t`)).rows[0].t;
+  const left = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE name = 'alone' AND id = ANY($1::uuid[]) AND state <> 'completed'`, [ids])).rows[0].n;
+  while ((await left()) > 0) await pause(50);
+  const r = await db.query<{ s: number }>(`SELECT extract(epoch FROM max(completed_on) - $2::timestamptz)::float8 AS s FROM ${table} WHERE name = 'alone' AND id = ANY($1::uuid[])`, [ids, from]);
+  return n / Math.max(Number(r.rows[0].s), 0.001);
+}
+
 export async function measureProcs(opts: { db: SqlDb; url: string; schema: string; bossSchema: string; root: string; n: number; m: number; samples: number; log(msg: string): void }): Promise<ProcFigures> {
   const { db } = opts;
   const api = new JobEngine({ db, kinds: [noopKind], concurrency: 0, bossSchema: opts.bossSchema });
   await api.start();
+  const aloneSchema = `${opts.bossSchema}_procs`;
+  const { boss, detach } = createBoss(db, { schema: aloneSchema, supervise: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.createQueue('alone');
   const children: Child[] = [];
-  const spawnWorker = async () => {
-    const c = startTsx(path.join('bench', 'queue', 'worker.ts'), [], { DATABASE_URL: opts.url, BENCH_SCHEMA: opts.schema, BENCH_BOSS_SCHEMA: opts.bossSchema }, opts.root);
+  const spawnWorker = async (mode: 'engine' | 'pgboss') => {
+    const env = { DATABASE_URL: opts.url, BENCH_SCHEMA: opts.schema, BENCH_BOSS_SCHEMA: mode === 'pgboss' ? aloneSchema : opts.bossSchema, BENCH_MODE: mode };
+    const c = startTsx(path.join('bench', 'queue', 'worker.ts'), [], env, opts.root);
     children.push(c);
     await c.message('QUEUE_READY', 180_000);
+    return c;
   };
   try {
-    await spawnWorker();
-    await spawnWorker();
-    // one and two in turn: for "one" the second process is held still (SIGSTOP, its own pid) while
-    // the queue is empty, so it fetches nothing; SIGCONT wakes it for "two"
-    const ones: number[] = [];
-    const twos: number[] = [];
+    // started together (each loads its modules for seconds): the run is not four starts longer
+    const [, e2, b1, b2] = await Promise.all([spawnWorker('engine'), spawnWorker('engine'), spawnWorker('pgboss'), spawnWorker('pgboss')]);
+    const hold = (...cs: Child[]) => cs.forEach((c) => c.proc.kill('SIGSTOP'));
+    const wake = (...cs: Child[]) => cs.forEach((c) => c.proc.kill('SIGCONT'));
+    hold(b1, b2); // the pg-boss workers poll every 10 ms when idle: held while the engine is sampled
+    const [ones, twos, bossOnes, bossTwos] = [[], [], [], []] as number[][];
     for (let s = 0; s < opts.samples; s++) {
-      children[1].proc.kill('SIGSTOP');
+      hold(e2);
       ones.push(await rate(db, api, `procs-one-${s}`, opts.n));
-      children[1].proc.kill('SIGCONT');
+      wake(e2);
       twos.push(await rate(db, api, `procs-two-${s}`, opts.n));
+      wake(b1);
+      bossOnes.push(await bossRate(db, boss, `"${aloneSchema}".job`, opts.n));
+      wake(b2);
+      bossTwos.push(await bossRate(db, boss, `"${aloneSchema}".job`, opts.n));
+      hold(b1, b2);
     }
-    opts.log(`queue on postgres: one worker process ${ones.map(Math.round).join(', ')} / two ${twos.map(Math.round).join(', ')} jobs/s (in turn)`);
-    const one = quantile(ones, 0.5) ?? 0;
-    const two = quantile(twos, 0.5) ?? 0;
-    // enqueue → start: one job at a time from this API-only process onto the idle workers
+    const r = (xs: number[]) => xs.map(Math.round).join(', ');
+    opts.log(`queue on postgres: engine, one worker process ${r(ones)} / two ${r(twos)} jobs/s; pg-boss alone, one ${r(bossOnes)} / two ${r(bossTwos)} (in turn)`);
+    // enqueue → start: one job at a time from this API-only process onto the idle engine workers
+    // (the pg-boss workers stay held)
     opts.log('queue on postgres: enqueue on an API-only process → start on a worker process…');
     const remote: number[] = [];
     for (let i = 0; i < opts.m; i++) {
@@ -75,10 +110,13 @@ export async function measureProcs(opts: { db: SqlDb; url: string; schema: strin
     }
     while ((await doneCount(db, remote[0], remote[remote.length - 1])) < opts.m) await pause(50);
     const lat = await db.query<{ ms: number }>(`SELECT (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms FROM work_job WHERE id = ANY($1)`, [remote]);
-    const ms = lat.rows.map((r) => Number(r.ms));
-    return { one, two, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+    const ms = lat.rows.map((x) => Number(x.ms));
+    return { one: median(ones), two: median(twos), bossOne: median(bossOnes), bossTwo: median(bossTwos), p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
   } finally {
+    for (const c of children) c.proc.kill('SIGCONT');
     await Promise.all(children.map((c) => c.stop()));
+    await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+    detach();
     await api.stop();
   }
 }

@@ -37,6 +37,8 @@ export class WorkLoop {
   private wakePending = false;
   private saturated = false;
   private wakeScheduled = false;
+  /** wake()'s timer while one is pending */
+  private wakeTimer: NodeJS.Timeout | null = null;
   /** slots a fetch in flight (the loop's, or a final write's refill) will fill */
   private reserved = 0;
   private deps: RunnerDeps | null = null;
@@ -74,11 +76,18 @@ export class WorkLoop {
     } else this.wakePending = true;
   }
 
-  /** a hint to this process's idle loop that work may be there (the commit comes just after) */
+  /**
+   * a hint to this process's idle loop that work may be there (the commit comes just after); one
+   * timer at a time: a transaction that enqueues thousands of jobs wakes the loop (and costs an
+   * empty fetch while it is not committed) once per 30 ms, not once per job
+   */
   wake(): void {
-    if (!this.wakeLoop) return;
-    const t = setTimeout(() => this.wakeLoop?.(), 30);
-    t.unref();
+    if (!this.wakeLoop || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.wakeLoop?.();
+    }, 30);
+    this.wakeTimer.unref();
   }
 
   /**
