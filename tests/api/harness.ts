@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash, randomBytes, scryptSync } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '../../src/contract/codes.js';
 import { buildApp } from '../../server/app.js';
@@ -30,6 +30,7 @@ import { trackWrites } from '../../server/db/tracked.js';
 import type { RouteDef } from '../../server/http/route.js';
 import type { Clock } from '../../server/jobs/clock.js';
 import { diskPermissionTree, treeFingerprint } from '../../server/schemas/permission-tree.js';
+import { quickHash } from '../quick-hash.js';
 
 /**
  * The harness's own accounts (the super admin and `loginWithKeys` accounts, written straight to
@@ -37,13 +38,10 @@ import { diskPermissionTree, treeFingerprint } from '../../server/schemas/permis
  * with the parameters stored in the hash (server/auth/password.ts), so the path is the real one,
  * and a suite that signs in hundreds of times no longer spends minutes of CPU in scrypt.
  * Accounts made through the API (account/create, password resets) and unknown emails (the
- * dummy check) still hash at the production cost, so the sign-in storm tests measure that.
+ * dummy check) still hash at the production cost, so the sign-in storm tests measure that (the
+ * fuzz shards excepted: tests/api/fuzz/cheap-passwords.ts).
  */
-export function quickHash(password: string): string {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N: 1024, r: 8, p: 1 });
-  return ['scrypt', 1024, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
+export { quickHash };
 const hashes = new Map<string, string>();
 const cachedHash = (password: string): string => {
   let h = hashes.get(password);

@@ -9,10 +9,11 @@
  *   Chinese outside user data in English, no English console text in Chinese;
  * - layout in both languages at 1440×900 and 1280×800 (./layout-check.ts): no console text cut,
  *   no column title broken mid-word, no column under a fixed one.
- * One visit per page does all three: the page opens in one language and theme; the layout check
- * runs at both sizes, every axe rule at 1280×800, the header's switch flips the theme and the
- * colour rules run again at 1440×900 (structure, names and landmarks do not change with the
- * theme); then the language flips in place and the language and layout checks run again. The
+ * One visit per page does all three: the page opens in one language and theme at 1280×800;
+ * every axe rule runs there, the layout check at both sizes, the header's switch flips the theme
+ * and the colour rules run again at 1440×900 (structure, names and landmarks do not change with
+ * the theme); then the language flips in place and the language and layout checks run again
+ * (1440×900 first, so the window ends at 1280×800 for the next page: two resizes a page). The
  * next page opens in that language and theme, so the full rule set alternates between themes
  * and languages along the walk. (Until session 22 the language walk was a file of its own that
  * opened every page twice more.)
@@ -56,8 +57,11 @@ interface Finding {
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 async function check(page: Page, where: string, out: Finding[], colourOnly = false): Promise<void> {
-  // violations only: axe skips collecting every passing and incomplete node (the same rules run)
-  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  // violations only: axe skips collecting every passing and incomplete node (the same rules run).
+  // Legacy mode: axe.run in the page itself. The default (runPartial in each frame, then
+  // finishRun in a blank tab the builder opens) spawns a tab and parses axe twice per run, 130
+  // runs a walk; the console's pages have no frames of another origin, which is what it is for.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode();
   const r = await (colourOnly ? builder.withRules(COLOUR_RULES) : builder.withTags(TAGS)).analyze();
   for (const v of r.violations) {
     if (!BAD.has(v.impact ?? '')) continue;
@@ -133,14 +137,19 @@ export function a11yWalk(index: number, of: number): void {
         language.push(...r.found.map((line) => `${path} (${locale}): ${line}`));
         layout.push(...(await layoutAtBothSizes(page, `${path} (${locale})`, DATA)));
       };
+      // each page opens at 1280×800 (where the last one left off): every axe rule there, the
+      // layout there and at 1440×900, the colour rules at 1440×900 in the other theme, then the
+      // other language at 1440×900 and 1280×800 — two resizes a page (each a relayout of the
+      // whole page) where the walk used to make four, the same checks at the same sizes
+      await page.setViewportSize(LAYOUT_SIZES[1]);
       for (const path of pages) {
         await visit(page, path);
-        await inThisLanguage(path);
         await check(page, `${path} (${dark ? 'dark' : 'light'}, ${locale})`, found);
+        await inThisLanguage(path);
         await page.getByTestId('dark-switch').click();
         dark = !dark;
         await page.waitForFunction((d) => document.documentElement.dataset.theme === (d ? 'dark' : 'light'), dark);
-        await page.setViewportSize(LAYOUT_SIZES[0]);
+        if (page.viewportSize()?.width !== LAYOUT_SIZES[0].width) await page.setViewportSize(LAYOUT_SIZES[0]);
         await page.waitForTimeout(300); // antd's colour transitions
         await check(page, `${path} (${dark ? 'dark' : 'light'}, ${locale})`, found, true);
         locale = locale === 'zh-CN' ? 'en-US' : 'zh-CN';
