@@ -107,6 +107,10 @@ export async function buildApp({ config, db, routes, jobs, clock, onPhase, worke
     clientErrorHandler,
     // reply serializers compile on a route's first reply, not all at start (server/plugins/serialization.ts)
     schemaController: lazySerializers(),
+    // a plugin's start (cookie, swagger-ui, routes) is bounded by 10 s by default: at load 15–27
+    // on 2 cores the test servers of three helpers missed it ("did not start in time") though
+    // nothing was wrong; a slow start is not a fault, a stuck one still ends the start
+    pluginTimeout: 60_000,
   });
   app.decorate('backofficeConfig', config);
   // the key that encrypts model servers' API keys (SECRET_KEY, else a key file in the data dir)
