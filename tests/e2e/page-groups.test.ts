@@ -76,13 +76,14 @@ async function noErrors(what: string): Promise<void> {
 
 /**
  * Opens a route, waits for its schema, and checks the title and the expected texts are shown.
- * Another route is reached in the app (the menu's way, no page load); the same route again, or
- * one left with a modal open, is loaded afresh.
+ * Another route is reached in the app (the menu's way, no page load); the same route, a page
+ * already showing this schema, or one left with a modal open is loaded afresh.
  */
 async function open(route: string, id: string, expect: string[], listId?: string): Promise<void> {
   const here = new URL(page.url()).pathname;
-  if (here !== route && here !== '/login' && (await page.locator('.ant-modal-wrap:visible').count()) === 0) await visit(page, route);
-  else await page.goto(route);
+  const fresh = here === route || here === '/login' || (await schema(id).count()) > 0 || (await page.locator('.ant-modal-wrap:visible').count()) > 0;
+  if (fresh) await page.goto(route);
+  else await visit(page, route);
   await schema(id).waitFor({ timeout: 60_000 });
   if (listId) await rows(listId).first().waitFor({ timeout: 60_000 });
   for (const t of expect) await schema(id).getByText(t, { exact: false }).first().waitFor({ timeout: 30_000 });
