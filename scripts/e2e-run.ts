@@ -5,7 +5,7 @@
  * so the run does not end waiting on one long file. Each file is its own `node --test` process
  * with its own server on its own copy of the template and its own Chromium; its output is
  * printed whole when it ends (no interleaving), with its wall time. No retries: a failure is a
- * failure. Writes test-results/e2e.json ({ file, seconds, ok, failure? }[]) for the timing table.
+ * failure. Takes no screenshots unless E2E_SHOTS=1. Writes test-results/e2e.json ({ file, seconds, ok, failure? }[]) for the timing table.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,8 @@ const files = (args.length ? args : readdirSync(path.join(ROOT, 'tests/e2e')).fi
   path.relative(ROOT, path.resolve(f)),
 );
 const concurrency = Math.max(1, Number(process.env.E2E_CONCURRENCY) || 2);
+// the files' screenshots (h.shot) are for a person looking at a run by hand: E2E_SHOTS=1 keeps them
+process.env.E2E_SHOTS ??= '0';
 
 await ensureBuilt();
 await ensureServerBuilt();

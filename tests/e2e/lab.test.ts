@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api, confirmDialog } from './admin-helpers.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, visit, type Harness } from './harness.js';
 
 let h: Harness;
 let page: Page;
@@ -35,8 +35,16 @@ after(async () => {
 const schema = (id: string) => page.locator(`[data-schema-id="${id}"]`);
 const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-row');
 
+/**
+ * Another route is reached in the app (the menu's way, no page load); the same route, a page of
+ * the same schema (add → edit) or one left with a modal open is loaded afresh, so the checks
+ * below never read the page before.
+ */
 async function open(route: string, id: string, listId: string | null = id): Promise<void> {
-  await page.goto(route);
+  const here = new URL(page.url()).pathname;
+  const fresh = here === route || here === '/login' || (await schema(id).count()) > 0 || (await page.locator('.ant-modal-wrap:visible').count()) > 0;
+  if (fresh) await page.goto(route);
+  else await visit(page, route);
   await schema(id).first().waitFor({ timeout: 30_000 });
   if (listId) await rows(listId).first().waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });

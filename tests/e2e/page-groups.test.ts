@@ -74,9 +74,16 @@ async function noErrors(what: string): Promise<void> {
   assert.equal(await page.locator('.ant-card .ant-alert-error').count(), 0, `${what}: error alert`);
 }
 
-/** Opens a route, waits for its schema, and checks the title and the expected texts are shown. */
+/**
+ * Opens a route, waits for its schema, and checks the title and the expected texts are shown.
+ * Another route is reached in the app (the menu's way, no page load); the same route, a page
+ * already showing this schema, or one left with a modal open is loaded afresh.
+ */
 async function open(route: string, id: string, expect: string[], listId?: string): Promise<void> {
-  await page.goto(route);
+  const here = new URL(page.url()).pathname;
+  const fresh = here === route || here === '/login' || (await schema(id).count()) > 0 || (await page.locator('.ant-modal-wrap:visible').count()) > 0;
+  if (fresh) await page.goto(route);
+  else await visit(page, route);
   await schema(id).waitFor({ timeout: 60_000 });
   if (listId) await rows(listId).first().waitFor({ timeout: 60_000 });
   for (const t of expect) await schema(id).getByText(t, { exact: false }).first().waitFor({ timeout: 30_000 });

@@ -19,11 +19,25 @@ export interface ModelStandIn {
   baseUrl: string;
   /** every request, with when it arrived and when its connection closed (answered or given up by the caller) */
   calls: Array<{ model: string; user: string; system: string; messages: Array<{ role: string; content: string }>; at: number; end?: number }>;
+  /** with `{ gated: true }`: lets `n` more answers out (each still after `delayMs`); without a gate, answers are not held */
+  release(n: number): void;
   close(): Promise<void>;
 }
 
-export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> {
+/**
+ * `gated`: every answer is held until `release` lets it out (a test moves the run in steps it
+ * has watched, a state rather than a speed).
+ */
+export async function startModelStandIn(delayMs: number, opts: { gated?: boolean } = {}): Promise<ModelStandIn> {
   const calls: ModelStandIn['calls'] = [];
+  let allowance = opts.gated ? 0 : Infinity;
+  const held: Array<() => void> = [];
+  const letOut = () => {
+    while (allowance > 0 && held.length) {
+      allowance--;
+      held.shift()?.();
+    }
+  };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
@@ -40,20 +54,26 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
       const call: ModelStandIn['calls'][number] = { model, user: String(users.at(-1)?.content ?? ''), system: String(system?.content ?? ''), messages, at: Date.now() };
       calls.push(call);
       const text = model.startsWith('judge') ? '{"score": 0.8, "reason": "stand-in judge"}' : "The stand-in model's answer.";
-      const timer = setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'c1',
-            object: 'chat.completion',
-            created: 0,
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 20, completion_tokens: 7, total_tokens: 27 },
-          }),
-        );
-      }, delayMs);
+      let timer: NodeJS.Timeout | undefined;
+      const answer = () => {
+        timer = setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              id: 'c1',
+              object: 'chat.completion',
+              created: 0,
+              model,
+              choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+              usage: { prompt_tokens: 20, completion_tokens: 7, total_tokens: 27 },
+            }),
+          );
+        }, delayMs);
+      };
+      held.push(answer);
+      letOut();
       res.on('close', () => {
+        if (held.includes(answer)) held.splice(held.indexOf(answer), 1); // given up while held: no answer is owed
         clearTimeout(timer);
         call.end = Date.now();
       });
@@ -63,6 +83,10 @@ export async function startModelStandIn(delayMs: number): Promise<ModelStandIn> 
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     calls,
+    release(n) {
+      allowance += n;
+      letOut();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
