@@ -7,7 +7,7 @@ import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
-import { HEARTBEAT_MS, recoverJobs, registerWorker, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
+import { HEARTBEAT_MS, ORPHAN_SECONDS, recoverJobs, registerWorker, runningUnchanged, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
 import { Finisher } from './batch.js';
 import { persist } from './runner.js';
 import { startTickers } from './tick-scheduler.js';
@@ -255,8 +255,19 @@ export class JobEngine {
       // only a worker that has seen the database without a break for long enough judges others
       if (Date.now() - this.healthySince >= SWEEP_AFTER_MS) await sweepStale(this.opts.db, this.workerId);
       await this.recover();
+      await this.reclaimOrphans();
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'recovery failed');
+    }
+  }
+
+  /** Rows 'running' here that this process does not run (liveness.ts runningUnchanged) are handed over. */
+  private async reclaimOrphans(): Promise<void> {
+    if (!this.loop || this.draining.signal.aborted) return;
+    const candidates = await runningUnchanged(this.opts.db, this.workerId);
+    for (const id of this.loop.orphans(candidates, ORPHAN_SECONDS * 1000)) {
+      await this.handOver(id);
+      this.log.warn({ job: id }, 'a job marked running here that this process does not run was queued again');
     }
   }
 

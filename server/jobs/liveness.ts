@@ -110,6 +110,23 @@ export async function recoverJobs(d: RecoverDeps): Promise<void> {
     }
 }
 
+/** a row 'running' under a live worker that its process does not run is given back after this long */
+export const ORPHAN_SECONDS = 30;
+
+/**
+ * Rows 'running' under this worker and unchanged for ORPHAN_SECONDS: the candidates for the
+ * worker's own check against what its process runs (engine.ts `reclaimOrphans`). A live worker's
+ * row is never swept, so recovery above never takes these: without the check such a row would
+ * stay 'running' until its delivery expires (minutes) or the process ends.
+ */
+export async function runningUnchanged(db: SqlDb, workerId: string): Promise<number[]> {
+  const r = await db.query<{ id: number }>(
+    `SELECT id FROM work_job WHERE state = 'running' AND worker_id = $1 AND updated_at < now() - make_interval(secs => $2) LIMIT 100`,
+    [workerId, ORPHAN_SECONDS],
+  );
+  return r.rows.map((x) => Number(x.id));
+}
+
 function pidAlive(pid: number): boolean {
   if (!pid) return false;
   try {

@@ -43,6 +43,9 @@ export class WorkLoop {
   private reserved = 0;
   private deps: RunnerDeps | null = null;
   private readonly claim: ReturnType<typeof claimBatch>;
+  /** when the loop's claim and a final write's refill in flight began (null: none in flight) */
+  private claimSince: number | null = null;
+  private refillSince: number | null = null;
 
   constructor(private readonly o: WorkLoopOptions) {
     this.claim = claimBatch(o.db, o.bossTable);
@@ -53,9 +56,11 @@ export class WorkLoop {
     take: (finishing: number) => {
       const k = this.o.draining.aborted || !this.saturated ? 0 : Math.max(0, this.freeSlots(finishing));
       this.reserved += k;
+      if (k) this.refillSince = Date.now();
       return k;
     },
     got: (ds: Delivery[], asked: number) => {
+      this.refillSince = null;
       if (this.deps) for (const d of ds) this.runOne(this.deps, d);
       this.reserved -= asked;
       this.saturated = ds.length === asked;
@@ -103,6 +108,7 @@ export class WorkLoop {
       let fetched = 0;
       if (free > 0) {
         this.reserved += free;
+        this.claimSince = Date.now();
         try {
           // fetch and claim in one statement (batch.ts)
           const jobs = await this.claim(WORK_QUEUE, this.o.workerId, free);
@@ -112,6 +118,7 @@ export class WorkLoop {
           if (!draining.aborted) this.o.log.warn({ err: (err as Error).message }, 'fetch failed');
         } finally {
           this.reserved -= free;
+          this.claimSince = null;
         }
       }
       // a fetch that filled every free slot may have left more behind: a finishing job wakes the loop
@@ -135,6 +142,18 @@ export class WorkLoop {
       });
       this.wakeLoop = null;
     }
+  }
+
+  /**
+   * Of `ids` (rows 'running' under this worker, last changed over `ms` ago), those this process
+   * is not running: claimed by a statement whose answer was lost (the connection was cut after
+   * the commit) or left by a run whose final write could not be made. Empty while a claim begun
+   * more than `ms` ago is still in flight: its rows may be on their way to this process.
+   */
+  orphans(ids: number[], ms: number): number[] {
+    const since = Math.min(this.claimSince ?? Infinity, this.refillSince ?? Infinity);
+    if (Date.now() - since >= ms) return [];
+    return ids.filter((id) => !this.runningIds.has(id));
   }
 
   /** slots free for new deliveries, counting `finishing` running jobs whose run has ended as free */

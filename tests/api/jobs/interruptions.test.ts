@@ -6,7 +6,10 @@
  * written once. SIGTERM hands the running jobs over before the process exits (they are queued
  * again, not left 'running' for a recovery to find). The PGlite single-process case is
  * crash-learn.test.ts. And a job whose delivery was fetched by a process that died before it
- * claimed the job is delivered again (it used to wait for pg-boss's expiry, 15 minutes).
+ * claimed the job is delivered again (it used to wait for pg-boss's expiry, 15 minutes); and a
+ * job claimed for a live worker whose claim's answer was lost (the connection cut after the
+ * commit) is queued again by that worker's own check instead of staying 'running' (the outage
+ * test's one job left running, ci4 of session 23).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerProcess } from '../process.js';
@@ -83,5 +86,31 @@ describe.skipIf(!pgUrl)('kill -9 and SIGTERM spend no attempt (PostgreSQL)', () 
     const done = await until(async () => (await rows([id])).rows[0], (j) => j.state === 'done', 60_000);
     expect(done).toMatchObject({ attempts: 1, interruptions: 0 });
     expect((await db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'unclaimed'`)).rows).toHaveLength(1);
+  });
+
+  it('a job claimed by a live worker whose answer was lost is queued again by that worker', async () => {
+    // as a cut connection leaves it when the claim committed but its answer never arrived: the
+    // row 'running' under a worker that is alive (so no sweep takes it) and that does not run it
+    const { db, sender } = rig;
+    const live = rig.procs.find((p) => p.child.exitCode === null && p.child.signalCode === null && p !== rig.procs[0]) ?? (await worker());
+    const workerId = await until(
+      async () => (await db.query<{ id: string }>(`SELECT id FROM work_worker`)).rows.map((r) => r.id).find((id) => runsOn(live, id)),
+      (id) => !!id,
+      30_000,
+    );
+    const { id } = await db.tx(async (q) => {
+      const job = await sender.enqueue(q, 'system.noop', { marker: 'answer-lost' });
+      await q.query(`UPDATE "${rig.env.JOBS_SCHEMA}".job SET state = 'active', started_on = now() WHERE id = (SELECT boss_id FROM work_job WHERE id = $1)`, [job.id]);
+      // claimed (one attempt counted) 31 s ago, as the claim statement writes it
+      await q.query(
+        `UPDATE work_job SET state = 'running', worker_id = $2, attempts = 1, started_at = now() - interval '31 s', updated_at = now() - interval '31 s' WHERE id = $1`,
+        [job.id, workerId],
+      );
+      return job;
+    });
+    const done = await until(async () => (await rows([id])).rows[0], (j) => j.state === 'done', 60_000);
+    expect(done).toMatchObject({ attempts: 1, interruptions: 1 });
+    expect(live.child.exitCode).toBeNull();
+    expect((await db.query(`SELECT 1 FROM work_job_effect WHERE marker = 'answer-lost'`)).rows).toHaveLength(1);
   });
 });

@@ -123,7 +123,15 @@ describe.skipIf(!pgUrl)('a database outage while jobs run on two processes (Post
       // waits for jobs running again, not for rows still 'running' from this one)
       await until(interruptions, (n) => n > before, 60_000);
     }
-    const end = await until(states, (s) => (s.done ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === JOBS, 120_000);
+    const end = await until(states, (s) => (s.done ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === JOBS, 120_000).catch(async (err: Error) => {
+      // name what is left: the jobs not ended, the workers registered, and each process's closing lines
+      const left = await db.query(
+        `SELECT to_jsonb(j) - 'data' - 'result' AS row, now() AS now FROM work_job j WHERE j.id = ANY($1) AND j.state NOT IN ('done', 'failed', 'cancelled')`,
+        [ids],
+      );
+      const workers = await db.query(`SELECT * FROM work_worker`);
+      throw new Error(`${err.message}\nleft: ${JSON.stringify(left.rows)}\nworkers: ${JSON.stringify(workers.rows)}\n${procs.map((p) => why(p, 1500)).join('\n---\n')}`);
+    });
     expect(end).toEqual({ done: JOBS });
     // every job of the schema, a run's continuations included: done, none failed, none left running
     const all = async () =>

@@ -69,6 +69,18 @@ export const task = async (s: TestServer, id: number) =>
     [id],
   )).rows[0];
 
+/**
+ * Waits until the task's round of dialling has ended: no `voice.campaign` job of it queued or
+ * running. A round's job loops while numbers are due, so a test that moves the clock to the next
+ * redial while the last round's job still runs would see that job place the next round too.
+ */
+export const untilRoundEnded = (s: TestServer, taskId: number, ms = 60_000) =>
+  until(
+    () => s.db.query(`SELECT 1 FROM work_job WHERE kind = 'voice.campaign' AND ref_type = 'call_task' AND ref_id = $1 AND state IN ('queued', 'running')`, [taskId]),
+    (r) => r.rows.length === 0,
+    ms,
+  );
+
 /** Waits until the task has `n` attempts recorded and none is still being placed by the dry run. */
 export const untilAttempts = (s: TestServer, taskId: number, n: number, ms = 60_000) =>
   until(() => attempts(s, taskId), (a) => a.length >= n && a.every((x) => x.status === 'ended'), ms);

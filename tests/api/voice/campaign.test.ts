@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledClock } from '../../../server/jobs/clock.js';
 import { startServer, type ApiClient, type TestServer } from '../harness.js';
 import { until } from '../jobs/until.js';
-import { attempts, auditActions, makeNumber, makeScene, makeTask, targets, task, ticks, untilAttempts } from './campaign-helpers.js';
+import { attempts, auditActions, makeNumber, makeScene, makeTask, targets, task, ticks, untilAttempts, untilRoundEnded } from './campaign-helpers.js';
 
 const MIN = 60_000;
 const DRY = 'not dialled (dry run) / 未拨打（演练）';
@@ -84,6 +84,7 @@ describe('call campaign (dry-run dialer)', () => {
       expect(wait).toBeLessThan(31 * MIN);
     }
 
+    await untilRoundEnded(s, t.id); // each round is a job of its own
     clock.set('2026-11-23T01:29:00Z'); // not due yet
     await ticks(s, 2);
     expect(await attempts(s, t.id)).toHaveLength(3);
@@ -92,6 +93,7 @@ describe('call campaign (dry-run dialer)', () => {
     const second = (await untilAttempts(s, t.id, 6)).slice(3);
     expect(second.map((a) => a.attempt)).toEqual([2, 2, 2]);
     expect(second.every((a) => a.dry_run && a.outcome === DRY)).toBe(true);
+    await untilRoundEnded(s, t.id);
 
     clock.set('2026-11-23T02:02:00Z'); // the second (last) redial
     await untilAttempts(s, t.id, 9);
