@@ -7,8 +7,22 @@ interface PgliteLike {
   exec(sql: string): Promise<unknown>;
 }
 
+/**
+ * PGlite runs in this thread and its file writes are synchronous: a chain of queries (a job
+ * writing an export batch after batch) resolves in microtasks only and never lets the event loop
+ * turn, so every HTTP request waited until the job ended (a list took 2 s during a 40,000-row
+ * export). A query that comes more than YIELD_MS after the last turn this code gave waits one
+ * turn first (`setImmediate`): a request waits at most about that long plus one query.
+ */
+const YIELD_MS = 8;
+let lastTurn = 0;
+
 const wrap = (conn: PgliteLike): TxQueryable => ({
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    if (performance.now() - lastTurn > YIELD_MS) {
+      await new Promise((r) => setImmediate(r));
+      lastTurn = performance.now();
+    }
     const r = await conn.query<T>(sql, params);
     return { rows: r.rows, affectedRows: r.affectedRows ?? 0 };
   },

@@ -85,6 +85,12 @@ describe.each(BACKENDS)('a run killed with -9 on %s', (_name, enabled) => {
       const asked = model.calls.filter((x) => x.model === 'answer-crash').length;
       expect(asked).toBeGreaterThanOrEqual(N);
       expect(asked).toBeLessThanOrEqual(N + 2);
+      // the run's jobs: the kill was an interruption, no attempt was spent on it (issue 20)
+      const jobs = await c.ok('GET', 'job/list', { ref_type: 'text_rating_task', ref_id: task.id, page_size: 50 });
+      const runs = jobs.list as Array<{ state: string; attempts: number; interruptions: number }>;
+      expect(runs.length).toBeGreaterThan(0);
+      expect(runs.filter((j) => j.state !== 'done' || j.attempts !== 1)).toEqual([]);
+      expect(runs.reduce((a, j) => a + j.interruptions, 0)).toBe(1);
     },
     240_000,
   );
