@@ -2,7 +2,7 @@
  * What a trace keeps of one answer (server/ai/answer.ts → server/ai/trace.ts): the retrieval with
  * its decision and hits, the messages sent, the gateway's attempts, the sampling and the cost.
  */
-import type { judge, RetrievalSettings } from './knowledge/decide.js';
+import { decidedBy, type DecidedBy, type judge, type RetrievalSettings } from './knowledge/decide.js';
 import type { Attempt, ChatMessage, Sampling } from './gateway/types.js';
 import type { Hit, SearchResult } from './retrieval/search.js';
 
@@ -31,8 +31,12 @@ export interface AnswerTrace {
     ranking: string;
     ranking_note: string;
     took_ms: number;
-    /** the decision's threshold and top-k, where they came from, and whether the knowledge answers */
-    decision: { threshold: number; top_k: number; source: RetrievalSettings['source']; answered: boolean };
+    /**
+     * the decision's threshold and top-k, where they came from, whether the knowledge answers, and
+     * what decided it: the deciding hit's rank, its confidence (compared with the threshold) and
+     * the five signals the model weighed (decide.ts `decidedBy`; what hit testing reports)
+     */
+    decision: { threshold: number; top_k: number; source: RetrievalSettings['source']; answered: boolean } & DecidedBy;
     /** what was searched: the question, or with the previous question when the question alone was declined */
     query?: string;
     hits: TracedHit[];
@@ -55,6 +59,8 @@ export interface Decision {
   query: string;
   judged: ReturnType<typeof judge<Hit>>['judged'];
   answered: boolean;
+  /** the index of the hit the decision rests on (-1: none) */
+  decider: number;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -68,7 +74,7 @@ export function tracedRetrieval(res: SearchResult, d: Decision): NonNullable<Ans
     ranking: res.ranking,
     ranking_note: res.rankingNote,
     took_ms: Math.round(res.tookMs),
-    decision: { threshold: d.settings.threshold, top_k: d.settings.topK, source: d.settings.source, answered: d.answered },
+    decision: { threshold: d.settings.threshold, top_k: d.settings.topK, source: d.settings.source, answered: d.answered, ...decidedBy(d) },
     query: d.query,
     hits: res.hits.map((h, i) => ({
       rank: i + 1,

@@ -142,6 +142,10 @@ describe('prompt playground', () => {
     assert.ok((await page.getByTestId('trace-question').innerText()).includes(policy.title));
     const retrieval = await page.getByTestId('trace-retrieval').innerText();
     assert.ok(retrieval.includes(policy.title), `retrieval: ${retrieval}`);
+    // what decided: the deciding hit's confidence against the threshold and the five signals, labelled as on the hit-testing page
+    const decided = await page.getByTestId('trace-decided-by').innerText();
+    assert.match(decided, /Topics held|本段含主题/, `decided: ${decided}`);
+    assert.match(decided, /Words unsaid|无处提及的词/, `decided: ${decided}`);
     const calls = await page.getByTestId('trace-calls').innerText();
     assert.ok(calls.includes('E2E stand-in') && calls.includes('0.000052'), `calls: ${calls}`);
     assert.equal(await page.getByTestId('trace-completion').innerText(), 'answer from e2e');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrate, judge, operating, type Sample } from './decide.js';
+import { calibrate, decidedBy, judge, operating, type Sample } from './decide.js';
 import { confidence, fitModel, signalsOf, type Signals } from './decide-model.js';
 import { expandQuery } from './lexicon.js';
 
@@ -28,6 +28,27 @@ describe('the retrieval decision', () => {
     expect(confidence(signalsOf([hit('Size guide', 'Measure your chest.')], e, 5)[0])).toBe(0);
     // a close vector is used whatever its words (hybrid ranking)
     expect(judge([hit('Payment methods', 'We accept Visa.', 0, 0.8)], e, { threshold: 0.99, topK: 5 }).answered).toBe(true);
+  });
+
+  it('names the hit the decision rests on: the used one of the highest confidence, else the nearest to being used within the top-k', () => {
+    const e = expandQuery('Can I pay with Bitcoin?');
+    const hits = [hit('Payment methods', 'We accept Visa and PayPal.'), hit('Bitcoin', 'We accept Bitcoin payments.')];
+    const c = judge(hits, e, { threshold: 0, topK: 5 }).judged.map((j) => j.relevance);
+    const r3 = (x: number) => Math.round(x * 1000) / 1000;
+    // answered: the second hit, the more confident of the two used
+    const answered = judge(hits, e, { threshold: (c[0] + c[1]) / 2, topK: 5 });
+    expect(answered.decider).toBe(1);
+    expect(decidedBy(answered)).toEqual({ rank: 2, confidence: r3(c[1]), signals: { held_groups: 0.5, held_words: 0.5, elsewhere_groups: 0, elsewhere_words: 0, unsaid_words: 0 } });
+    // declined: the best within the top-k, below the threshold
+    const declined = judge(hits, e, { threshold: 0.99, topK: 1 });
+    expect(declined.answered).toBe(false);
+    expect(decidedBy(declined)).toMatchObject({ rank: 1, signals: { held_groups: 0.5, unsaid_words: 0.5 } });
+    expect(decidedBy(declined).confidence).toBeLessThan(0.99);
+    // used for a close vector alone: that hit decided, though its confidence is below the threshold
+    const byVector = judge([hits[1], hit('Payment methods', 'We accept Visa.', 0, 0.8)], e, { threshold: 0.99, topK: 5 });
+    expect(byVector).toMatchObject({ answered: true, decider: 1 });
+    // nothing retrieved: no hit decided
+    expect(decidedBy(judge([], e, { threshold: 0.5, topK: 5 }))).toEqual({ rank: null, confidence: 0, signals: { held_groups: 0, held_words: 0, elsewhere_groups: 0, elsewhere_words: 0, unsaid_words: 0 } });
   });
 
   it('the fit: a share held raises the confidence, a word nothing says lowers it; deterministic', () => {

@@ -20,7 +20,7 @@
  * tests/api/ai/knowledge-questions.ts (`calibrate` below; the test checks the defaults are still
  * what it picks).
  */
-import { confidence, signalsOf, type Concepts, type Judgeable, type Signals } from './decide-model.js';
+import { confidence, signalsOf, SIGNALS, type Concepts, type Judgeable, type Signals } from './decide-model.js';
 
 export type { Concepts, Judgeable } from './decide-model.js';
 
@@ -61,7 +61,11 @@ export interface Judged<H extends Judgeable> {
  * (decide-model.ts: the signals of the hit and of the top-k, weighed as fitted on the development
  * set) — and verdict, in rank order; `answered` false = declined.
  */
-export function judge<H extends Judgeable>(hits: H[], expansion: Concepts, s: Pick<RetrievalSettings, 'threshold' | 'topK'>): { judged: Judged<H>[]; answered: boolean } {
+export function judge<H extends Judgeable>(
+  hits: H[],
+  expansion: Concepts,
+  s: Pick<RetrievalSettings, 'threshold' | 'topK'>,
+): { judged: Judged<H>[]; answered: boolean; decider: number } {
   const sig = signalsOf(hits, expansion, s.topK);
   const judged = hits.map((hit, i): Judged<H> => {
     const relevance = confidence(sig[i]);
@@ -69,7 +73,40 @@ export function judge<H extends Judgeable>(hits: H[], expansion: Concepts, s: Pi
     const verdict: Verdict = i >= s.topK ? 'beyond_top_k' : relevance >= s.threshold || close ? 'used' : 'below_threshold';
     return { hit, relevance, signals: sig[i], verdict };
   });
-  return { judged, answered: judged.some((j) => j.verdict === 'used') };
+  const answered = judged.some((j) => j.verdict === 'used');
+  return { judged, answered, decider: deciderOf(judged, answered) };
+}
+
+/**
+ * The index of the hit the decision rests on: answered, the used hit of the highest relevance;
+ * declined, the hit of the highest relevance within the top-k (the nearest to being used). The
+ * first in rank among equals; -1 when nothing was retrieved. Its signals and confidence are what
+ * a trace and hit testing report as the decision's.
+ */
+function deciderOf(judged: Array<Judged<Judgeable>>, answered: boolean): number {
+  let best = -1;
+  judged.forEach((j, i) => {
+    const eligible = answered ? j.verdict === 'used' : j.verdict !== 'beyond_top_k';
+    if (eligible && (best < 0 || j.relevance > judged[best].relevance)) best = i;
+  });
+  return best;
+}
+
+/** The decision as a trace and hit testing report it: the deciding hit's rank (1-based; null: none), its confidence and its five signals. */
+export interface DecidedBy {
+  rank: number | null;
+  confidence: number;
+  signals: Signals;
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const NO_SIGNALS = Object.fromEntries(SIGNALS.map((k) => [k, 0])) as Signals;
+
+/** The deciding hit of a judged retrieval (`judge`), rounded to three decimals as hit testing shows its rows. */
+export function decidedBy(d: { judged: Array<Judged<Judgeable>>; decider: number }): DecidedBy {
+  const j = d.judged[d.decider];
+  if (!j) return { rank: null, confidence: 0, signals: { ...NO_SIGNALS } };
+  return { rank: d.decider + 1, confidence: r3(j.relevance), signals: Object.fromEntries(SIGNALS.map((k) => [k, r3(j.signals[k])])) as Signals };
 }
 
 /** The hits a decision uses. */

@@ -18,7 +18,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { route, type RouteContext, type RouteDef } from '../../http/route.js';
 import { Nullable, StringEnum } from '../../http/typebox.js';
 import { SOURCE_TYPES, type SourceType } from '../../ai/knowledge/index.js';
-import { judge, TOP_K_MAX } from '../../ai/knowledge/decide.js';
+import { decidedBy, judge, TOP_K_MAX } from '../../ai/knowledge/decide.js';
 import { SIGNALS, type SignalName } from '../../ai/knowledge/decide-model.js';
 import { conceptsIn } from '../../ai/knowledge/lexicon.js';
 import { retrievalSettings } from '../../ai/knowledge/settings.js';
@@ -87,8 +87,17 @@ const HitTestReply = Type.Object({
   embedded: Type.Optional(Nullable(int)),
   embeddings: Type.Optional(Nullable(Type.Object({ server_id: int, server: str, model: str }))),
   took_ms: num,
+  /** the decision: threshold, top-k, their source, whether the knowledge answers, and the deciding hit's rank, confidence and signals (decide.ts `decidedBy`) */
   decision: Type.Optional(
-    Type.Object({ threshold: num, top_k: int, source: StringEnum(['default', 'shop', 'assistant', 'request']), answered: Type.Boolean() }),
+    Type.Object({
+      threshold: num,
+      top_k: int,
+      source: StringEnum(['default', 'shop', 'assistant', 'request']),
+      answered: Type.Boolean(),
+      rank: Nullable(int),
+      confidence: num,
+      signals: Type.Object(Object.fromEntries(SIGNALS.map((k) => [k, num])) as Record<SignalName, typeof num>),
+    }),
   ),
   total: int,
   list: Type.Array(HitReply),
@@ -165,7 +174,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Pr
     embedded: r.embedded,
     embeddings,
     took_ms: Math.round(r.tookMs * 10) / 10,
-    decision: { threshold: settings.threshold, top_k: settings.topK, source: settings.source, answered: d.answered },
+    decision: { threshold: settings.threshold, top_k: settings.topK, source: settings.source, answered: d.answered, ...decidedBy(d) },
     total: list.length,
     list,
   };

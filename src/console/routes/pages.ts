@@ -19,7 +19,7 @@ export const BESPOKE_PAGES: Record<string, PageComponent> = {
   'intelligent_text.text.session.mail': lazy(withTexts(['session', 'runtime'], () => import('../../screens/sessions/MailSessions.js'))),
   'intelligent_text.text.session.voice': lazy(withTexts(['session', 'runtime'], () => import('../../screens/sessions/VoiceSessions.js'))),
   'intelligent_text.text.script_manage.playground': lazy(withTexts(['config', 'runtime'], () => import('../../screens/playground/Playground.js'))),
-  'intelligent_text.text.script_manage.trace': lazy(withTexts(['trace', 'runtime'], () => import('../../screens/trace/TracePage.js'))),
+  'intelligent_text.text.script_manage.trace': lazy(withTexts(['trace', 'text', 'runtime'], () => import('../../screens/trace/TracePage.js'))),
 };
 
 export const resolvePage: PageResolver = (module, node) => {

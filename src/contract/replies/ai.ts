@@ -21,6 +21,16 @@ const open = { additionalProperties: true } as const;
 const n = Type.Number();
 const Sampling = Type.Object({ temperature: Type.Optional(Nullable(n)), top_p: Type.Optional(Nullable(n)), max_tokens: Type.Optional(n) });
 
+/** The five signals the decision model weighed (server/ai/knowledge/decide-model.ts SIGNALS), shares of the question's weighted concepts. */
+export const DecisionSignals = Type.Object({ held_groups: n, held_words: n, elsewhere_groups: n, elsewhere_words: n, unsaid_words: n });
+
+/**
+ * What decided a trace's retrieval (server/ai/knowledge/decide.ts `decidedBy`): the deciding hit's
+ * rank (null: nothing retrieved), its confidence — compared with the threshold — and its signals.
+ * Absent in traces written before they were recorded.
+ */
+const DecidedBy = { rank: Type.Optional(Nullable(Type.Integer())), confidence: Type.Optional(n), signals: Type.Optional(DecisionSignals) };
+
 export const TraceHit = Type.Object({
   rank: Type.Integer(),
   source_type: Type.String(),
@@ -77,7 +87,7 @@ export const TraceReply = Type.Object(
         ranking: Type.Optional(Type.String()),
         ranking_note: Type.Optional(Type.String()),
         took_ms: Type.Optional(n),
-        decision: Type.Optional(Type.Object({ threshold: n, top_k: Type.Integer(), source: Type.String(), answered: Type.Boolean() })),
+        decision: Type.Optional(Type.Object({ threshold: n, top_k: Type.Integer(), source: Type.String(), answered: Type.Boolean(), ...DecidedBy })),
         hits: Type.Optional(Type.Array(TraceHit)),
       }),
     ),
@@ -125,6 +135,7 @@ export type ServerRef = Static<typeof ServerRef>;
 export type Citation = Static<typeof Citation>;
 export type PlaygroundDone = Static<typeof PlaygroundDone>;
 export type TraceHit = Static<typeof TraceHit>;
+export type DecisionSignals = Static<typeof DecisionSignals>;
 export type TraceAttempt = Static<typeof TraceAttempt>;
 export type TraceScoreEntry = Static<typeof TraceScoreEntry>;
 export type Trace = Static<typeof TraceReply>;

@@ -2,10 +2,41 @@
 import { Descriptions, Table, Tag, Typography } from 'antd';
 import type { RuntimeEnv } from '../../runtime/env.js';
 import { pickHalf } from '../../widgets/display/bilingual.js';
-import { money, type Trace, type TraceAttempt, type TraceHit, type TraceScoreEntry } from './types.js';
+import { money, type DecisionSignals, type Trace, type TraceAttempt, type TraceHit, type TraceScoreEntry } from './types.js';
 
 const pre = { whiteSpace: 'pre-wrap' as const, wordBreak: 'break-word' as const, background: 'rgba(0,0,0,0.03)', padding: 8, borderRadius: 6, margin: 0, maxHeight: 360, overflow: 'auto' };
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '–' : String(Math.round(x * 1000) / 1000));
+
+/** The decision model's signals, labelled as the hit-testing page labels its columns. */
+const SIGNAL_LABELS: Array<[keyof DecisionSignals, string]> = [
+  ['held_groups', 'text.hitTest.heldGroups'],
+  ['held_words', 'text.hitTest.heldWords'],
+  ['elsewhere_groups', 'text.hitTest.elsewhereGroups'],
+  ['elsewhere_words', 'text.hitTest.elsewhereWords'],
+  ['unsaid_words', 'text.hitTest.unsaidWords'],
+];
+
+type TraceDecision = NonNullable<NonNullable<Trace['retrieval']>['decision']>;
+
+/** What decided: the deciding hit's confidence against the threshold, and the five signals behind it (traces written before they were recorded have none). */
+function DecidedBy({ env, d }: { env: RuntimeEnv; d: TraceDecision }) {
+  if (d.confidence === undefined || !d.signals) return null;
+  const values = { confidence: num(d.confidence), threshold: num(d.threshold), rank: d.rank ?? '–' };
+  const text = d.rank == null ? env.t('trace.noDecider') : env.t(d.answered && d.confidence < d.threshold ? 'trace.decidedByVector' : 'trace.decidedValue', values);
+  const signals = d.signals;
+  return (
+    <div data-testid="trace-decided-by" style={{ margin: '8px 0' }}>
+      <Descriptions size="small" column={1} items={[{ key: 'by', label: env.t('trace.decidedBy'), children: text }]} />
+      <Descriptions
+        size="small"
+        bordered
+        column={{ xs: 1, md: 5 }}
+        title={<Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>{env.t('trace.signals')}</Typography.Text>}
+        items={SIGNAL_LABELS.map(([k, label]) => ({ key: k, label: env.t(label), children: <span data-testid={`trace-signal-${k}`}>{num(signals[k])}</span> }))}
+      />
+    </div>
+  );
+}
 
 export function RetrievalStep({ env, trace }: { env: RuntimeEnv; trace: Trace }) {
   const r = trace.retrieval ?? {};
@@ -24,6 +55,7 @@ export function RetrievalStep({ env, trace }: { env: RuntimeEnv; trace: Trace })
             ]
           : []),
       ]} />
+      {d && <DecidedBy env={env} d={d} />}
       <Table<TraceHit>
         size="small"
         rowKey={(h) => `${h.rank}`}
@@ -32,7 +64,7 @@ export function RetrievalStep({ env, trace }: { env: RuntimeEnv; trace: Trace })
         locale={{ emptyText: env.t('trace.noHits') }}
         scroll={{ x: 900 }}
         columns={[
-          { key: 'rank', title: '#', dataIndex: 'rank', width: 50 },
+          { key: 'rank', title: '#', render: (_, h) => (h.rank === d?.rank ? <Tag color="purple">{h.rank} · {env.t('trace.decidingTag')}</Tag> : h.rank), width: 90 },
           { key: 'title', title: env.t('trace.source'), render: (_, h) => `${env.t(`trace.sourceType.${h.source_type}`)} #${h.source_id} · ${h.title}`, width: 280 },
           { key: 'score', title: 'BM25', render: (_, h) => num(h.bm25 ?? h.score), width: 80 },
           { key: 'sim', title: env.t('trace.similarity'), render: (_, h) => num(h.similarity), width: 90 },

@@ -6,6 +6,7 @@
  * - the playground's first event names the server that answers, and a strategy whose first
  *   server fails names the fallback server as it takes over; the result records it;
  * - one trace holds every step of one answer: the question, the hits with their scores, the
+ *   decision with the deciding hit's confidence and five signals (equal to hit testing's), the
  *   prompt sent, the completion, each attempt, tokens, latency and cost at the server's prices;
  * - keys never reach a trace; traces older than the retention are swept;
  * - the audit log shows max_tokens as the number it is.
@@ -34,6 +35,16 @@ async function stream(body: Record<string, unknown>): Promise<PlaygroundEvent[]>
   return parseSse(text).events;
 }
 const done = (events: PlaygroundEvent[]) => events.find((e) => e.event === 'done')!.data as any;
+
+/** A trace's decision equals what hit testing reports for the same question: the decision, and the deciding row's relevance and signals. */
+async function expectSameDecision(query: string, dec: any): Promise<void> {
+  const ht = await admin.ok('POST', 'knowledge/hit-test', { query, shop_id: shopId, channel: 'chat' });
+  expect(dec).toEqual(ht.decision);
+  if (dec.rank === null) return;
+  const row = ht.list[dec.rank - 1];
+  expect(row.relevance).toBe(dec.confidence);
+  expect(Object.fromEntries(Object.keys(dec.signals).map((k) => [k, row[k]]))).toEqual(dec.signals);
+}
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
@@ -163,6 +174,26 @@ describe('a trace', () => {
     expect(t.attempts).toEqual([expect.objectContaining({ serverId: okServer, outcome: 'ok', cost: 52 / 1e6 })]);
     expect(t.sampling).toMatchObject({ max_tokens: 2048 });
     expect(t.score).toBeNull();
+    // the decision: the deciding hit's confidence against the threshold and its five signals, as hit testing reports them
+    const dec = t.retrieval.decision;
+    expect(dec).toMatchObject({ answered: true, rank: 1 });
+    expect(Object.keys(dec.signals).sort()).toEqual(['elsewhere_groups', 'elsewhere_words', 'held_groups', 'held_words', 'unsaid_words']);
+    expect(dec.confidence).toBeGreaterThanOrEqual(dec.threshold);
+    expect(dec.signals.held_groups + dec.signals.held_words).toBeGreaterThan(0);
+    expect(hit.relevance).toBe(dec.confidence);
+    await expectSameDecision('How many days do I have to return an item?', dec);
+  });
+
+  it('records what declined a question nothing answers: the best confidence below the threshold and its signals, as hit testing reports them', async () => {
+    // the return policy holds the topic; nothing in the shop says drone or Bitcoin
+    const q = 'Can I return a drone in Bitcoin?';
+    const d = done(await stream({ shop_id: shopId, message: q, model_server_id: okServer }));
+    const dec = (await admin.ok('GET', 'ai-trace/detail', { id: d.trace_id })).retrieval.decision;
+    expect(dec).toMatchObject({ answered: false, rank: 1 });
+    expect(dec.confidence).toBeLessThan(dec.threshold);
+    expect(dec.signals.held_groups).toBeGreaterThan(0);
+    expect(dec.signals.unsaid_words).toBeGreaterThan(0);
+    await expectSameDecision(q, dec);
   });
 
   it('never holds a key, wherever it was typed (the question, and so the prompt)', async () => {
