@@ -33,10 +33,10 @@ const stats = async () => {
     `SELECT s.schemaname || '.' || s.relname AS t, s.seq_scan, s.seq_tup_read, s.idx_scan, s.n_tup_upd, s.n_tup_hot_upd, s.n_live_tup, s.n_dead_tup,
             s.autovacuum_count, s.autoanalyze_count, io.heap_blks_hit + io.heap_blks_read AS heap, io.idx_blks_hit + io.idx_blks_read AS idx
        FROM pg_stat_user_tables s JOIN pg_statio_user_tables io USING (relid)
-      WHERE s.schemaname IN ($1, $2) AND s.relname IN ('work_job', 'work_worker') OR (s.schemaname = $2 AND s.relname LIKE 'j%')`,
-    [schema, bossSchema],
+      WHERE s.schemaname IN ($1, $2) AND s.relname IN ('work_job', 'work_worker') OR (s.schemaname IN ($2, $3) AND s.relname LIKE 'j%')`,
+    [schema, bossSchema, `${bossSchema}_alone`],
   );
-  return Object.fromEntries(r.rows.map((x) => [x.t, x]));
+  return Object.fromEntries(r.rows.map((x) => [x.t as string, x as Record<string, unknown>])) as Record<string, Record<string, unknown>>;
 };
 
 const claimText = `WITH ${CLAIM_CTES(bossTable, '$1', '$2', '$3')}`;
@@ -70,8 +70,40 @@ async function explain(mode: string): Promise<string> {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// ALONE=1: pg-boss alone instead (the bench's baseline: fetch 8, complete them, no work_job row)
+if (process.env.ALONE) {
+  const { createBoss } = await import('../../server/jobs/boss.js');
+  const { boss, detach } = createBoss(db, { schema: `${bossSchema}_alone`, supervise: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.createQueue('alone');
+  let before = await stats();
+  for (let s = 0; s < SAMPLES; s++) {
+    await boss.insert(Array.from({ length: N }, () => ({ name: 'alone', data: { tag: 'rate' } })));
+    const t0 = performance.now();
+    for (;;) {
+      const jobs = await boss.fetch('alone', { batchSize: 8 });
+      if (!jobs.length) break;
+      await boss.complete('alone', jobs.map((j) => j.id));
+    }
+    const rate = N / ((performance.now() - t0) / 1000);
+    await pause(Number(process.env.SETTLE_MS ?? 1500));
+    const after = await stats();
+    const lines = Object.entries(after)
+      .filter(([t]) => t.startsWith(`${bossSchema}_alone.`))
+      .map(([t, a]) => {
+        const d = (k: string) => Number(a[k]) - Number(before[t]?.[k] ?? 0);
+        return `  ${t.slice(-12)}: seq_scan +${d('seq_scan')} seq_tup_read/job ${(d('seq_tup_read') / N).toFixed(1)} heap+idx buf/job ${(d('heap') / N).toFixed(1)}+${(d('idx') / N).toFixed(1)} live ${a.n_live_tup} dead ${a.n_dead_tup} av ${a.autovacuum_count} aa ${a.autoanalyze_count}`;
+      });
+    console.log(`alone sample ${s}: ${Math.round(rate)} jobs/s\n${lines.join('\n')}`);
+    before = after;
+  }
+  await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+  detach();
+  await admin.query(`DROP SCHEMA IF EXISTS ${bossSchema}_alone CASCADE`);
+}
 let before = await stats();
-for (let s = 0; s < SAMPLES; s++) {
+for (let s = 0; s < (process.env.ALONE ? 0 : SAMPLES); s++) {
   const ids = await db.tx(async (q) => {
     const out: number[] = [];
     for (let i = 0; i < N; i++) out.push((await engine.enqueue(q, 'system.noop', { tag: `s${s}` })).id);

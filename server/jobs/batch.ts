@@ -47,7 +47,7 @@ export interface Delivery {
  * their rows claimed for worker $w (placeholders numbered by the caller).
  *
  * Every step reads an index, whatever the planner believes of the tables (docs/performance.md,
- * "The work engine: the decline across samples"): queue tables change faster than autovacuum
+ * "The work engine", "Issue 20, the decline across samples"): queue tables change faster than autovacuum
  * analyzes them, and with statistics taken during a backlog the planner chose a sequential scan
  * of pg-boss's job table for `next` and hashed all of `work_job` for `claimed` — reads that grew
  * with every finished job kept (throughput fell sample after sample, custom or generic plan).
