@@ -2,7 +2,10 @@
  * Scratch probe (issue 20, the engine's decline across samples): the engine alone in this process
  * on a fresh schema of DATABASE_URL, SAMPLES × N no-op jobs; after each sample the table counters
  * (pg_stat_user_tables / pg_statio_user_tables deltas per job) and EXPLAIN (ANALYZE, BUFFERS) of the
- * claim and final-write statements, generic and custom plan, in a rolled-back transaction.
+ * claim and final-write statements, generic and custom plan, in a rolled-back transaction
+ * (EXPLAIN=1). ALONE=1: pg-boss alone instead (the bench's baseline); ALONE=both: an engine sample,
+ * then a pg-boss-alone sample, in turn. KEEP=1 keeps the schema for psql. Findings:
+ * docs/performance.md "The work engine", "Issue 20, the decline across samples".
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -70,6 +73,18 @@ async function explain(mode: string): Promise<string> {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** N no-op jobs enqueued in one transaction: jobs/s from its commit to the last one done */
+async function engineSample(tag: string): Promise<number> {
+  const ids = await db.tx(async (q) => {
+    const out: number[] = [];
+    for (let i = 0; i < N; i++) out.push((await engine.enqueue(q, 'system.noop', { tag })).id);
+    return out;
+  });
+  const t0 = performance.now();
+  while (Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.work_job WHERE id BETWEEN $1 AND $2 AND state = 'done'`, [ids[0], ids[N - 1]])).rows[0].n) < N) await pause(5);
+  return N / ((performance.now() - t0) / 1000);
+}
+
 // ALONE=1: pg-boss alone instead (the bench's baseline: fetch 8, complete them, no work_job row)
 if (process.env.ALONE) {
   const { createBoss } = await import('../../server/jobs/boss.js');
@@ -79,6 +94,20 @@ if (process.env.ALONE) {
   await boss.createQueue('alone');
   let before = await stats();
   for (let s = 0; s < SAMPLES; s++) {
+    // ALONE=both: an engine sample before each, as the bench takes them in turn
+    if (process.env.ALONE === 'both') {
+      const b0 = await stats();
+      const r = await engineSample(`e${s}`);
+      await pause(Number(process.env.SETTLE_MS ?? 1500));
+      const a0 = await stats();
+      const lines = Object.entries(a0)
+        .filter(([t]) => !t.startsWith(`${bossSchema}_alone.`) && !t.endsWith('work_worker'))
+        .map(([t, a]) => {
+          const d = (k: string) => Number(a[k]) - Number(b0[t]?.[k] ?? 0);
+          return `  ${t.slice(-12)}: seq_scan +${d('seq_scan')} seq_tup_read/job ${(d('seq_tup_read') / N).toFixed(1)} heap+idx buf/job ${(d('heap') / N).toFixed(1)}+${(d('idx') / N).toFixed(1)} dead ${a.n_dead_tup} av ${a.autovacuum_count}`;
+        });
+      console.log(`engine sample ${s}: ${Math.round(r)} jobs/s\n${lines.join('\n')}`);
+    }
     await boss.insert(Array.from({ length: N }, () => ({ name: 'alone', data: { tag: 'rate' } })));
     const t0 = performance.now();
     for (;;) {
