@@ -45,17 +45,29 @@ export interface Delivery {
 /**
  * The claim's CTEs (`next`, `fetched`, `claimed`): up to $lim deliveries of queue $q fetched and
  * their rows claimed for worker $w (placeholders numbered by the caller).
+ *
+ * Every step reads an index, whatever the planner believes of the tables (docs/performance.md,
+ * "The work engine", "Issue 20, the decline across samples"): queue tables change faster than autovacuum
+ * analyzes them, and with statistics taken during a backlog the planner chose a sequential scan
+ * of pg-boss's job table for `next` and hashed all of `work_job` for `claimed` — reads that grew
+ * with every finished job kept (throughput fell sample after sample, custom or generic plan).
+ * - `next` takes due deliveries in pg-boss's fetch index order (`i5`: name, start_after, for
+ *   rows not yet active), so the scan stops after $lim rows instead of sorting every candidate.
+ *   Jobs start in the order they became due (a backoff retry or a `startAfter` job when its time
+ *   comes); the engine never sets pg-boss's priority.
+ * - `fetched` and `claimed` name their rows by primary key (`= ANY(ARRAY(…))`), never a join the
+ *   planner could turn into a hash of the whole table.
  */
-const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
+export const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
   next AS (
     SELECT id FROM ${bossTable}
      WHERE name = ${q} AND state < 'active' AND start_after < now()
-     ORDER BY priority DESC, created_on, id
+     ORDER BY start_after
      LIMIT ${lim} FOR UPDATE SKIP LOCKED
   ), fetched AS (
     UPDATE ${bossTable} j SET state = 'active', started_on = now(),
            retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
-      FROM next WHERE j.name = ${q} AND j.id = next.id
+     WHERE j.name = ${q} AND j.id = ANY(ARRAY(SELECT id FROM next))
     RETURNING j.id, (j.data->>'id')::bigint AS work_id
   ), claimed AS (
     UPDATE work_job w SET state = 'running', worker_id = ${w},
@@ -63,7 +75,7 @@ const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
            interruptions = CASE WHEN w.state = 'running' AND w.worker_id IS DISTINCT FROM ${w} THEN w.interruptions + 1 ELSE w.interruptions END,
            started_at = COALESCE(w.started_at, now()), updated_at = now()
       FROM fetched f
-     WHERE w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
+     WHERE w.id = ANY(ARRAY(SELECT work_id FROM fetched)) AND w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
        AND (w.state = 'queued' OR (w.state = 'running' AND (w.worker_id = ${w} OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker))))
     RETURNING w.id, w.kind, w.data, w.attempts, w.max_attempts, w.created_by, w.ref_type, w.ref_id
   )
@@ -106,16 +118,17 @@ interface Pending {
  * The final-state statement for a list of jobs (unnest of parallel arrays: one round trip), which
  * also fetches and claims up to $8 new deliveries for the slots these jobs free (0: none). The
  * rows it finishes (running, this worker's, their deliveries active) and the rows it claims
- * (under a delivery not yet active) are never the same.
+ * (under a delivery not yet active) are never the same. Rows are named by primary key
+ * (`= ANY($1)`, as in the claim), so no plan reads the state index's running rows or the table.
  */
-const FINISH_SQL = (bossTable: string) => `
+export const FINISH_SQL = (bossTable: string) => `
   WITH v AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, state, result, error)
   ), w AS (
     UPDATE work_job j SET state = v.state, result = v.result::jsonb,
            last_error = CASE WHEN v.error = '' THEN j.last_error ELSE v.error END,
            finished_at = now(), updated_at = now()
-      FROM v WHERE j.id = v.id AND j.state = 'running' AND j.worker_id = $5
+      FROM v WHERE j.id = ANY($1::bigint[]) AND j.id = v.id AND j.state = 'running' AND j.worker_id = $5
     RETURNING j.id
   ), b AS (
     UPDATE ${bossTable} SET completed_on = now(), state = 'completed'
