@@ -20,6 +20,8 @@ export const BUILD_DIR = path.join(ROOT, 'build/server');
 export const SERVER_ENTRY = path.join(BUILD_DIR, 'server.js');
 export const WORKER_ENTRY = path.join(BUILD_DIR, 'worker.js');
 const META = path.join(BUILD_DIR, 'meta.json');
+/** The paths of the build's inputs alone (meta.json is ≈ 600 KB: ≈ 50 ms to parse at each `npm start`). */
+const INPUTS = path.join(BUILD_DIR, 'inputs.json');
 
 const entryPoints = {
   server: 'server/server.ts',
@@ -31,9 +33,9 @@ const entryPoints = {
 export function staleInputs() {
   if (!existsSync(META) || !existsSync(SERVER_ENTRY)) return ['(no build)'];
   const builtAt = statSync(META).mtimeMs;
-  const meta = JSON.parse(readFileSync(META, 'utf8'));
+  const inputs = existsSync(INPUTS) ? JSON.parse(readFileSync(INPUTS, 'utf8')) : Object.keys(JSON.parse(readFileSync(META, 'utf8')).inputs);
   const out = [];
-  for (const f of [...Object.keys(meta.inputs), 'package-lock.json']) {
+  for (const f of [...inputs, 'package-lock.json']) {
     const p = path.join(ROOT, f);
     if (!existsSync(p) || statSync(p).mtimeMs > builtAt) out.push(f);
   }
@@ -89,6 +91,7 @@ export async function buildServer() {
     chunkNames: 'chunks/[name]-[hash]',
   });
   writeFileSync(META, JSON.stringify(result.metafile));
+  writeFileSync(INPUTS, JSON.stringify(Object.keys(result.metafile.inputs)));
   return Date.now() - started;
 }
 
