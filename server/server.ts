@@ -1,23 +1,14 @@
 /** The only file that listens: open the database, migrate, seed, build the app, serve. */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { openDb } from './db/open.js';
 import { surviveDatabaseErrors } from './db/unavailable.js';
 import type { SqlDb } from './db/sql-db.js';
 
-// PGlite's PostgreSQL is WebAssembly, which V8 runs first with its baseline compiler and
-// recompiles with its optimizing one function by function once a function has run "enough" (its
-// tiering budget). The default budget sends much of what PostgreSQL runs once at start (opening
-// the catalogs, zeroing shared memory) to the optimizing compiler, whose threads took ≈ 0.7 s of
-// CPU beside a start's ≈ 1.1 s main thread on 2 cores. A budget 10× larger still optimizes what
-// runs on (steady query speed unchanged: docs/performance.md "Start-up"); set before PGlite
-// compiles its module.
-setFlagsFromString('--wasm-tiering-budget=18000000');
-
-// the app's modules and its routes load while the database opens (PGlite compiles its
-// WebAssembly on other threads meanwhile)
+// the app's modules and its routes load first (PGlite's start is main-thread work too, and the
+// V8 flag below is best set once node's own modules are loaded: see openDatabase)
 const modules = Promise.all([
   import('./app.js'),
   import('./db/migrate.js'),
@@ -64,11 +55,34 @@ const phase = (name: string) => {
 /** How long after listening the work engine's workers start (see below). */
 const WORKERS_AFTER_LISTEN_MS = 1000;
 
+/**
+ * PGlite's PostgreSQL is WebAssembly, which V8 runs first with its baseline compiler and
+ * recompiles with its optimizing one, function by function, once a function has used its tiering
+ * budget. With the default budget, much of what PostgreSQL runs once at start (reading the
+ * catalogs, zeroing shared memory) went to the optimizing compiler, whose threads spent ≈ 0.4 s of
+ * CPU beside a start's ≈ 1.1 s main thread on 2 cores. The first budget of every function is made
+ * 10× larger while PGlite starts; after that refills are V8's default again (1,800,000 in node
+ * 20–22), so what runs on is optimized as before. The flag goes back at once because a changed
+ * flag set makes V8 refuse node's code cache for the built-in modules loaded meanwhile (≈ 1 ms of
+ * CPU each; docs/performance.md "Start-up").
+ */
+async function openDatabase(config: Config): Promise<SqlDb> {
+  if (config.databaseUrl) return openDb(config);
+  setFlagsFromString('--wasm-tiering-budget=18000000');
+  try {
+    return await openDb(config);
+  } finally {
+    setFlagsFromString('--wasm-tiering-budget=1800000');
+  }
+}
+
 const config = loadConfig();
 surviveDatabaseErrors((msg) => console.warn(msg));
+const [{ buildApp }, { migrate }, { seedAll }, routes] = await modules;
+phase('imports (app, routes)');
 let db: SqlDb;
 try {
-  db = await openDb(config);
+  db = await openDatabase(config);
 } catch (err) {
   if (err instanceof DataDirLockedError) {
     console.error(`\n${err.message}\n`);
@@ -77,8 +91,6 @@ try {
   throw err;
 }
 phase('open database');
-const [{ buildApp }, { migrate }, { seedAll }, routes] = await modules;
-phase('imports (rest)');
 
 const applied = await migrate(db);
 phase('migrate');
