@@ -51,9 +51,12 @@ export function staleInputs() {
  * Packages bundled into the build instead of loaded from node_modules at run time: pure
  * JavaScript spread over many small modules, whose loading (resolving and reading each file)
  * cost a start more than their code (typebox's ESM build is 200 files: ≈95 ms of CPU loaded,
- * ≈8 ms bundled; docs/performance.md "Start-up"). Every other package stays external.
+ * ≈8 ms bundled; docs/performance.md "Start-up"). html-to-text (ESM, with htmlparser2, domutils,
+ * dom-serializer, selderee…: ≈ 60 files) is imported by two route modules at start. Only packages
+ * that need no `require` of node's modules at run time can be bundled this way (the bundle is ESM).
+ * Every other package stays external.
  */
-export const BUNDLED_PACKAGES = ['@sinclair/typebox', 'ajv', 'ajv-formats', 'openai'];
+export const BUNDLED_PACKAGES = ['@sinclair/typebox', 'ajv', 'ajv-formats', 'openai', 'html-to-text'];
 const bundledPackage = (p) => BUNDLED_PACKAGES.some((name) => p === name || p.startsWith(name + '/'));
 
 /**
