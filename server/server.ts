@@ -8,7 +8,7 @@ import { surviveDatabaseErrors } from './db/unavailable.js';
 import type { SqlDb } from './db/sql-db.js';
 
 // the app's modules and its routes load first (PGlite's start is main-thread work too, and the
-// V8 flag below is best set once node's own modules are loaded: see openDatabase)
+// V8 flag below is best set once node's own modules are loaded: see openEmbedded)
 const modules = Promise.all([
   import('./app.js'),
   import('./db/migrate.js'),
@@ -66,8 +66,7 @@ const WORKERS_AFTER_LISTEN_MS = 1000;
  * flag set makes V8 refuse node's code cache for the built-in modules loaded meanwhile (≈ 1 ms of
  * CPU each; docs/performance.md "Start-up").
  */
-async function openDatabase(config: Config): Promise<SqlDb> {
-  if (config.databaseUrl) return openDb(config);
+async function openEmbedded(config: Config): Promise<SqlDb> {
   setFlagsFromString('--wasm-tiering-budget=18000000');
   try {
     return await openDb(config);
@@ -78,11 +77,14 @@ async function openDatabase(config: Config): Promise<SqlDb> {
 
 const config = loadConfig();
 surviveDatabaseErrors((msg) => console.warn(msg));
+// PostgreSQL: the connection opens while the modules load (no WebAssembly, no flag to set)
+const postgres = config.databaseUrl ? openDb(config) : null;
+postgres?.catch(() => {}); // awaited below
 const [{ buildApp }, { migrate }, { seedAll }, routes] = await modules;
 phase('imports (app, routes)');
 let db: SqlDb;
 try {
-  db = await openDatabase(config);
+  db = await (postgres ?? openEmbedded(config));
 } catch (err) {
   if (err instanceof DataDirLockedError) {
     console.error(`\n${err.message}\n`);
