@@ -206,11 +206,11 @@ describe('playground conversation', () => {
 
 describe('hit testing', () => {
   it('a threshold tried on the page changes the decision it shows (which chunks the answer would use)', async () => {
-    type Hit = { rank: number; relevance: number; used: number };
+    type Hit = { rank: number; answer_rank: number | null; relevance: number; used: number };
     type HitTest = { decision: { top_k: number; answered: boolean }; list: Hit[] };
     // a question whose decision a threshold can turn over: answered with every relevance under 1
     // (a higher threshold declines), or declined with chunks in the top-k (threshold 0 uses them)
-    const topOf = (r: HitTest) => Math.max(0, ...r.list.filter((x) => x.rank <= r.decision.top_k).map((x) => x.relevance));
+    const topOf = (r: HitTest) => Math.max(0, ...r.list.filter((x) => x.answer_rank !== null).map((x) => x.relevance));
     let q = '';
     let base: HitTest | null = null;
     for (const candidate of [`${policy.title} saxophone`, 'Do you offer gift wrapping?', `${policy.title}?`]) {
