@@ -147,12 +147,12 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Pr
   };
   const responder = b.responder ?? 'builtin';
   const search = { query: b.query, shopId: filters.shop_id, channel: filters.channel, sourceTypes: filters.source_types, policyTypes: filters.policy_types, ranking: b.ranking ?? 'auto', log: ctx.req.log };
-  // the decision as the answer makes it (server/ai/answer.ts): its own candidates, the first top-k, relevance against the threshold
-  const ans = await searchKnowledge(ctx.db, { ...search, limit: settings.topK, perSource: PER_SOURCE[responder] });
+  // the list to inspect: more rows, up to three chunks of a source
+  const r = await searchKnowledge(ctx.db, { ...search, limit, perSource: 3 });
+  // the decision as the answer makes it (server/ai/answer.ts): its own candidates, the first top-k, relevance against the threshold (the question embedded once)
+  const ans = await searchKnowledge(ctx.db, { ...search, limit: settings.topK, perSource: PER_SOURCE[responder], sync: false, queryVector: r.queryVector });
   const d = judge(ans.hits, ans.expansion, settings);
   const answerRank = new Map(ans.hits.map((h, i) => [h.id, i]));
-  // the list to inspect: more rows, up to three chunks of a source
-  const r = await searchKnowledge(ctx.db, { ...search, limit, perSource: 3, sync: false });
   const concepts = r.expansion.concepts;
   const conceptsOf = (h: { title: string; text: string }) => {
     const n = conceptsIn(concepts, `${h.title}\n${h.text}`).filter(Boolean).length;
