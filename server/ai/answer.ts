@@ -84,8 +84,12 @@ export interface AnswerResult {
   trace: AnswerTrace;
 }
 
-/** Knowledge put into a model's prompt: at most two chunks of a source (how many: the decision's top-k). */
-const MODEL_PER_SOURCE = 2;
+/**
+ * The candidates each responder decides on: at most this many chunks of one source among the
+ * first top-k (the built-in responder quotes the best chunk of each source; a model's prompt takes
+ * two). Hit testing decides on the same list for the responder it is asked about.
+ */
+export const PER_SOURCE = { builtin: 1, model: 2 } as const;
 const NO_MODEL_TRACE = { prompt: [], attempts: [], server: null, strategyId: null, divertId: null, sampling: null, cost: 0 } as const;
 
 /**
@@ -108,7 +112,7 @@ async function retrieve(db: Queryable, input: AnswerInput, perSource: number): P
 }
 
 async function builtin(db: Queryable, input: AnswerInput, started: number, note?: string): Promise<AnswerResult> {
-  const { res, d } = await retrieve(db, input, 1);
+  const { res, d } = await retrieve(db, input, PER_SOURCE.builtin);
   // the question's language frames the reply; the sentences are picked by what was searched (a follow-up: with the previous question)
   const a = composeBuiltin(input.question, res.hits, res.terms, res.expansion, d.settings);
   const trace: AnswerTrace = { ...NO_MODEL_TRACE, prompt: [], attempts: [], retrieval: tracedRetrieval(res, d), outcome: 'builtin' };
@@ -141,7 +145,7 @@ async function withModel(db: Queryable, input: AnswerInput, serverId: number | n
     const r = await builtin(db, input, started, 'the model gateway is not available; answered by the built-in responder / 模型网关不可用，由内置检索应答回答');
     return { ...r, modelFailed: 'the model gateway is not available / 模型网关不可用', trace: { ...r.trace, outcome: 'error' } };
   }
-  const { res, d } = await retrieve(db, input, MODEL_PER_SOURCE);
+  const { res, d } = await retrieve(db, input, PER_SOURCE.model);
   const shop = input.shopId ? (await db.query<{ name: string }>(`SELECT name FROM shop WHERE id = $1`, [input.shopId])).rows[0]?.name ?? '' : '';
   // only what the decision uses; nothing used: the prompt says so, and the model is to decline and hand over
   const relevant = usedHits(d);

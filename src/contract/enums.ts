@@ -32,6 +32,7 @@ export interface EnumDef {
 /** Enum ids shipped in schemas/enums (one file per id). Kept here so code can name them with type checking. */
 export const ENUM_IDS = [
   'account_status',
+  'answer_responder',
   'ai_status',
   'authorize_status',
   'call_result',

@@ -206,11 +206,11 @@ describe('playground conversation', () => {
 
 describe('hit testing', () => {
   it('a threshold tried on the page changes the decision it shows (which chunks the answer would use)', async () => {
-    type Hit = { rank: number; relevance: number; used: number };
-    type HitTest = { decision: { top_k: number; answered: boolean }; list: Hit[] };
+    type Hit = { rank: number; answer_rank: number | null; relevance: number; used: number };
+    type HitTest = { decision: { top_k: number; answered: boolean; responder: string }; list: Hit[] };
     // a question whose decision a threshold can turn over: answered with every relevance under 1
     // (a higher threshold declines), or declined with chunks in the top-k (threshold 0 uses them)
-    const topOf = (r: HitTest) => Math.max(0, ...r.list.filter((x) => x.rank <= r.decision.top_k).map((x) => x.relevance));
+    const topOf = (r: HitTest) => Math.max(0, ...r.list.filter((x) => x.answer_rank !== null).map((x) => x.relevance));
     let q = '';
     let base: HitTest | null = null;
     for (const candidate of [`${policy.title} saxophone`, 'Do you offer gift wrapping?', `${policy.title}?`]) {
@@ -243,7 +243,7 @@ describe('hit testing', () => {
     const asked = page.waitForResponse((r) => r.url().includes('knowledge/hit-test') && new URL(r.url()).searchParams.get('threshold') === String(tried));
     await page.getByTestId('filter-search').click();
     await asked;
-    const expected = base.list.map((x) => (x.rank <= base.decision.top_k && x.relevance >= tried ? '是' : '否'));
+    const expected = base.list.map((x) => (x.answer_rank !== null && x.relevance >= tried ? '是' : '否'));
     const headers = await table.locator('thead th').allInnerTexts();
     const usedCol = headers.findIndex((t) => t.trim() === '用于回答') + 1;
     // the table redrawn with the new answer
@@ -257,6 +257,14 @@ describe('hit testing', () => {
     assert.ok((await column('分数阈值')).every((t) => t === String(tried)));
     await settle(page);
     await h.shot(page, 'hit-test-threshold');
+    // the answer path chosen in the filter bar ('应答方式'): a model's prompt decides on its own candidates, as the API says
+    const model = await api<HitTest>(page, 'knowledge/hit-test', { query: q, shop_id: policy.shop_id, responder: 'model' });
+    assert.equal(model.decision.responder, 'model');
+    await openAdminPage(page, `/intelligent_text/learn/policyManagement/hitTest?query=${encodeURIComponent(q)}&shop_id=${policy.shop_id}&responder=model`);
+    await waitList(page, list);
+    // a folded filter holding a value is shown unfolded
+    assert.equal(await page.getByTestId('list-filters').locator('.ant-formily-item').filter({ hasText: '应答方式' }).count(), 1);
+    assert.deepEqual(await column('用于回答'), model.list.map((x) => (x.used ? '是' : '否')));
     assert.deepEqual(pageErrors, []);
   });
 });

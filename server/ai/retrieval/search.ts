@@ -37,6 +37,8 @@ export interface SearchOptions extends SearchFilters {
   dictionary?: boolean;
   /** correct misspelt English words against the lexicon and the shop's words (default true; server/ai/knowledge/spelling.ts) */
   spelling?: boolean;
+  /** the question's vector from an earlier search of the same question (its `queryVector`): not embedded again */
+  queryVector?: QueryVector;
   /** where the question's embeddings call is recorded (default: `db`) */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -82,6 +84,8 @@ export interface SearchResult {
   embedded: number | null;
   /** hybrid: the embeddings server and model used */
   embeddings: { serverId: number; server: string; model: string } | null;
+  /** the question's vector, or why none (another search of the same question can reuse it) */
+  queryVector?: QueryVector;
 }
 
 /** Reciprocal Rank Fusion's constant (Cormack et al. 2009; 60 is the common default) */
@@ -179,8 +183,8 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
   ];
   const limit = Math.min(Math.max(o.limit ?? 5, 1), 100);
   const perSource = Math.max(o.perSource ?? 1, 1);
-  const qv: QueryVector = o.ranking === 'bm25' ? { ok: false, note: 'BM25 alone was asked for / 指定仅用 BM25' } : await questionVector(db, o.query, o.log);
-  const none = { embedded: null, embeddings: null };
+  const qv: QueryVector = o.ranking === 'bm25' ? { ok: false, note: 'BM25 alone was asked for / 指定仅用 BM25' } : (o.queryVector ?? (await questionVector(db, o.query, o.log)));
+  const none = { embedded: null, embeddings: null, queryVector: qv };
 
   let note = qv.ok ? '' : qv.note;
   const counts = qv.ok ? await vectorScope(db, qv.key, o) : null;
@@ -240,5 +244,6 @@ export async function searchKnowledge(db: Queryable | Db, o: SearchOptions): Pro
     rankingNote: '',
     embedded: counts!.embedded,
     embeddings: qv.server,
+    queryVector: qv,
   };
 }

@@ -6,8 +6,16 @@
  * (server/ai/knowledge/decide.ts): each hit's relevance, whether it is used, the threshold and
  * top-k (the shop's, or the ones given to try) and whether the knowledge answers at all.
  *
- *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking?, threshold?, top_k? }
- *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=&threshold=&top_k=   (the
+ * The decision is made on the candidates the answer itself decides on (server/ai/answer.ts
+ * `PER_SOURCE`): the first top-k with at most one chunk of a source for the built-in responder
+ * (`responder: 'builtin'`, the default), two for a model's prompt (`responder: 'model'`). The list
+ * shows more (up to three chunks of a source, `limit` rows) for inspection: a row among the
+ * answer's candidates carries that list's rank (`answer_rank`), relevance, signals and verdict;
+ * any other row is `beyond_top_k` (not among the answer's first top-k), its relevance and signals
+ * judged on the listed rows for inspection only.
+ *
+ *   POST knowledge/hit-test { query, shop_id?, channel?, source_types?, policy_types?, limit?, ranking?, threshold?, top_k?, responder? }
+ *   GET  knowledge/hit-test?query=&shop_id=&channel=&source_type=&policy_type=&threshold=&top_k=&responder=   (the
  *        schema page intelligent_text.knowledge_hit_test: one source type and one policy type, a `list`)
  *
  * The routes live in the learning domain, not beside the search in server/ai: they use the
@@ -23,6 +31,7 @@ import { SIGNALS, type SignalName } from '../../ai/knowledge/decide-model.js';
 import { conceptsIn } from '../../ai/knowledge/lexicon.js';
 import { retrievalSettings } from '../../ai/knowledge/settings.js';
 import { searchKnowledge } from '../../ai/retrieval/search.js';
+import { PER_SOURCE } from '../../ai/answer.js';
 import { mustExist } from '../engine/refs.js';
 import { Id } from '../engine/schemas.js';
 import { CHANNELS, POLICY_SOURCE_TYPES, ids } from '../enums.js';
@@ -38,12 +47,15 @@ const PTYPE = Type.Integer({ enum: ids(POLICY_SOURCE_TYPES) });
 const CHANNEL = StringEnum(CHANNELS);
 const THRESHOLD = Type.Number({ minimum: 0, maximum: 1 });
 const TOP_K = Type.Integer({ minimum: 1, maximum: TOP_K_MAX });
+const RESPONDER = StringEnum(['builtin', 'model']);
 
 const int = Type.Integer();
 const num = Type.Number();
 const str = Type.String();
 const HitReply = Type.Object({
   rank: int,
+  /** the row's rank among the candidates the answer decides on (null: not one of them) */
+  answer_rank: Nullable(int),
   id: int,
   shop_id: Nullable(int),
   channel: Nullable(str),
@@ -93,6 +105,9 @@ const HitTestReply = Type.Object({
       threshold: num,
       top_k: int,
       source: StringEnum(['default', 'shop', 'assistant', 'request']),
+      /** the answer path predicted, and so how many chunks of one source it decides on (answer.ts PER_SOURCE) */
+      responder: RESPONDER,
+      per_source: int,
       answered: Type.Boolean(),
       rank: Nullable(int),
       confidence: num,
@@ -113,6 +128,7 @@ interface HitTestInput {
   ranking?: 'auto' | 'bm25';
   threshold?: number | null;
   top_k?: number | null;
+  responder?: 'builtin' | 'model';
 }
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -129,39 +145,44 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Pr
     policy_types: b.policy_types?.length ? b.policy_types : null,
     limit,
   };
-  const r = await searchKnowledge(ctx.db, {
-    query: b.query,
-    shopId: filters.shop_id,
-    channel: filters.channel,
-    sourceTypes: filters.source_types,
-    policyTypes: filters.policy_types,
-    limit,
-    perSource: 3,
-    ranking: b.ranking ?? 'auto',
-    log: ctx.req.log,
-  });
+  const responder = b.responder ?? 'builtin';
+  const search = { query: b.query, shopId: filters.shop_id, channel: filters.channel, sourceTypes: filters.source_types, policyTypes: filters.policy_types, ranking: b.ranking ?? 'auto', log: ctx.req.log };
+  // the list to inspect: more rows, up to three chunks of a source
+  const r = await searchKnowledge(ctx.db, { ...search, limit, perSource: 3 });
+  // the decision as the answer makes it (server/ai/answer.ts): its own candidates, the first top-k, relevance against the threshold (the question embedded once)
+  const ans = await searchKnowledge(ctx.db, { ...search, limit: settings.topK, perSource: PER_SOURCE[responder], sync: false, queryVector: r.queryVector });
+  const d = judge(ans.hits, ans.expansion, settings);
+  const answerRank = new Map(ans.hits.map((h, i) => [h.id, i]));
   const concepts = r.expansion.concepts;
   const conceptsOf = (h: { title: string; text: string }) => {
     const n = conceptsIn(concepts, `${h.title}\n${h.text}`).filter(Boolean).length;
     return { coverage: r3(concepts.length ? n / concepts.length : 0), matched_terms: `${n} / ${concepts.length}` };
   };
-  // the decision as the answer makes it (server/ai/answer.ts): the first top-k, relevance against the threshold
-  const d = judge(r.hits, r.expansion, settings);
-  const list = r.hits.map((h, i) => ({
-    rank: i + 1,
-    ...h,
-    relevance: r3(d.judged[i].relevance),
-    ...(Object.fromEntries(SIGNALS.map((k) => [k, r3(d.judged[i].signals[k])])) as Record<SignalName, number>),
-    used: d.judged[i].verdict === 'used' ? (1 as const) : (0 as const),
-    verdict: d.judged[i].verdict,
-    threshold: settings.threshold,
-    score: r3(h.score),
-    bm25: h.bm25 === null ? null : r3(h.bm25),
-    similarity: h.similarity === null ? null : r3(h.similarity),
-    fused: h.fused === null ? null : r6(h.fused),
-    // the question's concepts the chunk has (lexicon.ts), which decide whether the built-in responder answers from it
-    ...conceptsOf(h),
-  }));
+  // rows the answer does not decide on: judged among the listed rows, for inspection, and beyond its top-k
+  const shown = judge(r.hits, r.expansion, settings);
+  const judgedOf = (id: number, i: number) => {
+    const j = answerRank.get(id);
+    return j === undefined ? { answer_rank: null, ...shown.judged[i], verdict: 'beyond_top_k' as const } : { answer_rank: j + 1, ...d.judged[j] };
+  };
+  const list = r.hits.map((h, i) => {
+    const j = judgedOf(h.id, i);
+    return {
+      rank: i + 1,
+      answer_rank: j.answer_rank,
+      ...h,
+      relevance: r3(j.relevance),
+      ...(Object.fromEntries(SIGNALS.map((k) => [k, r3(j.signals[k])])) as Record<SignalName, number>),
+      used: j.verdict === 'used' ? (1 as const) : (0 as const),
+      verdict: j.verdict,
+      threshold: settings.threshold,
+      score: r3(h.score),
+      bm25: h.bm25 === null ? null : r3(h.bm25),
+      similarity: h.similarity === null ? null : r3(h.similarity),
+      fused: h.fused === null ? null : r6(h.fused),
+      // the question's concepts the chunk has (lexicon.ts), which decide whether the built-in responder answers from it
+      ...conceptsOf(h),
+    };
+  });
   const embeddings = r.embeddings && { server_id: r.embeddings.serverId, server: r.embeddings.server, model: r.embeddings.model };
   return {
     query: b.query,
@@ -174,7 +195,7 @@ async function hitTest(ctx: RouteContext<unknown, unknown>, b: HitTestInput): Pr
     embedded: r.embedded,
     embeddings,
     took_ms: Math.round(r.tookMs * 10) / 10,
-    decision: { threshold: settings.threshold, top_k: settings.topK, source: settings.source, answered: d.answered, ...decidedBy(d) },
+    decision: { threshold: settings.threshold, top_k: settings.topK, source: settings.source, responder, per_source: PER_SOURCE[responder], answered: d.answered, ...decidedBy(d) },
     total: list.length,
     list,
   };
@@ -198,6 +219,7 @@ const postRoute = route({
       ranking: Type.Optional(StringEnum(['auto', 'bm25'], { default: 'auto' })),
       threshold: Type.Optional(Nullable(THRESHOLD)),
       top_k: Type.Optional(Nullable(TOP_K)),
+      responder: Type.Optional(RESPONDER),
     },
     { additionalProperties: false },
   ),
@@ -220,6 +242,7 @@ const getRoute = route({
       limit: Type.Optional(LIMIT),
       threshold: Type.Optional(THRESHOLD),
       top_k: Type.Optional(TOP_K),
+      responder: Type.Optional(RESPONDER),
     },
     { additionalProperties: false },
   ),
@@ -236,6 +259,7 @@ const getRoute = route({
       limit: q.limit,
       threshold: q.threshold,
       top_k: q.top_k,
+      responder: q.responder,
     });
   },
 });

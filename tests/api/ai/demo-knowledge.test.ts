@@ -200,7 +200,8 @@ describe('cross-language retrieval and knowing when not to answer', () => {
     // a stricter threshold tried on the page: a chunk is used exactly when it reaches it, and the decision follows
     for (const threshold of [Math.round((top.relevance - 0.001) * 1000) / 1000, 0.3, 0.99]) {
       const t = await hitTest({ shop_id: en, query: q, threshold });
-      const used = t.list.map((h: any) => (h.rank <= DEFAULT_RETRIEVAL.topK && h.relevance >= threshold ? 1 : 0));
+      // among the answer's candidates (the built-in responder's: the first top-k, one chunk of a source)
+      const used = t.list.map((h: any) => (h.answer_rank !== null && h.relevance >= threshold ? 1 : 0));
       expect(t.list.map((h: any) => h.used)).toEqual(used);
       expect(t.decision).toMatchObject({ threshold, source: 'request', answered: used.includes(1) });
     }

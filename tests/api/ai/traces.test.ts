@@ -36,14 +36,21 @@ async function stream(body: Record<string, unknown>): Promise<PlaygroundEvent[]>
 }
 const done = (events: PlaygroundEvent[]) => events.find((e) => e.event === 'done')!.data as any;
 
-/** A trace's decision equals what hit testing reports for the same question: the decision, and the deciding row's relevance and signals. */
-async function expectSameDecision(query: string, dec: any): Promise<void> {
-  const ht = await admin.ok('POST', 'knowledge/hit-test', { query, shop_id: shopId, channel: 'chat' });
-  expect(dec).toEqual(ht.decision);
-  if (dec.rank === null) return;
-  const row = ht.list[dec.rank - 1];
+/**
+ * A trace's decision equals what hit testing reports for the same question and answer path: the
+ * decision, and the deciding row's relevance and signals (the row of that rank among the answer's
+ * candidates). Returns hit testing's reply.
+ */
+async function expectSameDecision(query: string, dec: any, responder: 'builtin' | 'model' = 'model', shop = shopId): Promise<any> {
+  const ht = await admin.ok('POST', 'knowledge/hit-test', { query, shop_id: shop, channel: 'chat', responder });
+  const { responder: path, per_source: perSource, ...decision } = ht.decision;
+  expect({ path, perSource }).toEqual({ path: responder, perSource: responder === 'model' ? 2 : 1 });
+  expect(dec).toEqual(decision);
+  if (dec.rank === null) return ht;
+  const row = ht.list.find((h: any) => h.answer_rank === dec.rank);
   expect(row.relevance).toBe(dec.confidence);
   expect(Object.fromEntries(Object.keys(dec.signals).map((k) => [k, row[k]]))).toEqual(dec.signals);
+  return ht;
 }
 
 beforeAll(async () => {
@@ -194,6 +201,44 @@ describe('a trace', () => {
     expect(dec.signals.held_groups).toBeGreaterThan(0);
     expect(dec.signals.unsaid_words).toBeGreaterThan(0);
     await expectSameDecision(q, dec);
+  });
+
+  it("equals hit testing's decision when one source has several high-ranking chunks: decided on the answer path's own candidates, more listed", async () => {
+    const shop = (await admin.ok('POST', 'shop/create', { name: 'Trace shop, one long policy', type: 1 })).id;
+    // four paragraphs of about 450 estimated tokens: four chunks of one policy, each saying the return window and the refund
+    const details = (k: string) =>
+      [
+        `${k} are inspected by our warehouse team when they arrive back, usually on the same working day.`,
+        `Please pack ${k.toLowerCase()} carefully, print the label from your order page and keep the courier receipt until the case is closed.`,
+        `If ${k.toLowerCase()} arrived damaged or faulty, send a photo to customer service first so that we can arrange a collection at our cost.`,
+        `Exchanges for another size or colour of ${k.toLowerCase()} follow the same steps and are shipped as soon as the original is checked.`,
+      ].join(' ');
+    const part = (k: string) =>
+      `${k}: an item can be returned within 30 days of delivery for a refund. ${details(k)} ${details(k)} ${details(k)} The refund for a returned item reaches the original payment within 5 business days of the return arriving.`;
+    const content = ['Clothing', 'Electronics', 'Sale items', 'Gifts'].map(part).join('\n\n');
+    await admin.ok('POST', 'shop/policy/create', { shop_id: shop, title: 'Returns and refunds', content, source_type: 1, channel: 'chat', status: 1 });
+    await admin.ok('POST', 'shop/policy/create', {
+      shop_id: shop, title: 'Shipping', content: 'Orders ship within 2 days; delivery takes 3 to 7 days.', source_type: 1, channel: 'chat', status: 1,
+    });
+    // each kind named in one chunk only: which of them the deciding chunk's signals find elsewhere or unsaid depends on how many chunks of the policy are candidates
+    const q = 'How many days do I have to return electronics, gifts or sale items for a refund?';
+    // the model's path (two chunks of a source in its prompt) and the built-in responder's (one)
+    const model = done(await stream({ shop_id: shop, message: q, model_server_id: okServer }));
+    const mDec = (await admin.ok('GET', 'ai-trace/detail', { id: model.trace_id })).retrieval.decision;
+    expect(mDec).toMatchObject({ answered: true, rank: 1 });
+    const mHt = await expectSameDecision(q, mDec, 'model', shop);
+    const builtin = done(await stream({ shop_id: shop, message: q }));
+    expect(builtin.responder).toBe('builtin');
+    const bDec = (await admin.ok('GET', 'ai-trace/detail', { id: builtin.trace_id })).retrieval.decision;
+    expect(bDec).toMatchObject({ answered: true, rank: 1 });
+    const bHt = await expectSameDecision(q, bDec, 'builtin', shop);
+    // the page still lists three chunks of the long policy; only the answer's candidates carry its rank
+    for (const [ht, perSource] of [[mHt, 2], [bHt, 1]] as const) {
+      const ofPolicy = ht.list.filter((h: any) => h.title === 'Returns and refunds');
+      expect(ofPolicy.length).toBe(3);
+      expect(ofPolicy.filter((h: any) => h.answer_rank !== null).length).toBe(perSource);
+      expect(ofPolicy.filter((h: any) => h.answer_rank === null).every((h: any) => h.used === 0 && h.verdict === 'beyond_top_k')).toBe(true);
+    }
   });
 
   it('never holds a key, wherever it was typed (the question, and so the prompt)', async () => {
