@@ -40,6 +40,17 @@ const rows = (id: string) => schema(id).locator('.ant-table-tbody tr.ant-table-r
  * the same schema (add → edit) or one left with a modal open is loaded afresh, so the checks
  * below never read the page before.
  */
+/**
+ * Runs `act` and waits for the success message it raised: `open` moves inside the app, so a
+ * message of the step before (shown 3 s) may still be on the page, and waiting for "the last
+ * success message" could return before this step's request has answered.
+ */
+async function succeeds(act: () => Promise<void>): Promise<void> {
+  await page.evaluate(() => document.querySelectorAll('.ant-message-success').forEach((e) => e.setAttribute('data-e2e-seen', '')));
+  await act();
+  await page.locator('.ant-message-success:not([data-e2e-seen])').first().waitFor();
+}
+
 async function open(route: string, id: string, listId: string | null = id): Promise<void> {
   const here = new URL(page.url()).pathname;
   const fresh = here === route || here === '/login' || (await schema(id).count()) > 0 || (await page.locator('.ant-modal-wrap:visible').count()) > 0;
@@ -127,8 +138,7 @@ describe('actions', () => {
     const id = await firstId('script-task/list', { status: 'pending' });
     const detail = 'intelligent_text.script_manage.test_task_detail';
     await open(`/intelligent_text/scriptManage/taskList/detail/${id}`, detail, null);
-    await schema(detail).getByRole('button', { name: /^开\s*始$/ }).click();
-    await page.locator('.ant-message-success').last().waitFor();
+    await succeeds(() => schema(detail).getByRole('button', { name: /^开\s*始$/ }).click());
     await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
     // the run is a work-engine job answering with the built-in responder: a demo dataset takes a moment
     const deadline = Date.now() + 120_000;
@@ -148,8 +158,7 @@ describe('actions', () => {
     await schema(list).getByRole('button', { name: /新\s*增/ }).click();
     const modal = page.locator('.ant-modal:visible');
     await modal.locator('input').first().fill('e2e_code');
-    await modal.locator('.ant-modal-footer .ant-btn-primary').click();
-    await page.locator('.ant-message-success').last().waitFor();
+    await succeeds(() => modal.locator('.ant-modal-footer .ant-btn-primary').click());
     const found = await api<{ list: Array<{ code: string }> }>(page, 'exit-code/list', { code: 'e2e_code' });
     assert.equal(found.list.length, 1);
     await h.shot(page, 'exit-code-added');
@@ -165,8 +174,7 @@ describe('actions', () => {
     const body = schema(detail).first();
     await body.getByText('沙箱（不做真实训练）').first().waitFor();
     await body.getByText('未提交').first().waitFor();
-    await body.getByRole('button', { name: /^开\s*始$/ }).click();
-    await page.locator('.ant-message-success').last().waitFor();
+    await succeeds(() => body.getByRole('button', { name: /^开\s*始$/ }).click());
     // the page follows the run by itself (refreshWhile running): a trainer state on the way, then success
     await body.getByText(/^(上传数据中|校验文件中|排队中|训练中)$/).first().waitFor({ timeout: 60_000 });
     await h.shot(page, 'lab-train-running');
@@ -180,8 +188,7 @@ describe('actions', () => {
 
     // one click (and its confirmation) adds the model as a model server, disabled: the sandbox trained nothing
     await body.getByRole('button', { name: '添加为模型服务' }).click();
-    await confirmDialog(page).locator('.ant-btn-primary').click();
-    await page.locator('.ant-message-success').last().waitFor();
+    await succeeds(() => confirmDialog(page).locator('.ant-btn-primary').click());
     await body.getByRole('button', { name: '查看模型服务' }).waitFor();
     const added = await api<Task>(page, 'lab/train-task/detail', { id: task.id });
     assert.ok(added.result_model_server_id);
