@@ -57,6 +57,12 @@ export interface Delivery {
  *   comes); the engine never sets pg-boss's priority.
  * - `fetched` and `claimed` name their rows by primary key (`= ANY(ARRAY(…))`), never a join the
  *   planner could turn into a hash of the whole table.
+ * - The state fences on `work_job` are written as CASE, which no index can serve: written as
+ *   `state = 'queued' OR state = 'running'` they imply the partial state index's predicate, and
+ *   the planner, counting `= ANY` of an array it cannot see as ten index descents, read that
+ *   whole index (every queued row of a backlog) rather than the primary key.
+ * - The partitions' `name` is known to the planner only once they are analyzed (queue-stats.ts):
+ *   before, it took `name = $1` for 0.5 % of a partition and scanned it by name, filtering ids.
  */
 export const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string) => `
   next AS (
@@ -76,7 +82,9 @@ export const CLAIM_CTES = (bossTable: string, q: string, lim: string, w: string)
            started_at = COALESCE(w.started_at, now()), updated_at = now()
       FROM fetched f
      WHERE w.id = ANY(ARRAY(SELECT work_id FROM fetched)) AND w.id = f.work_id AND w.boss_id = f.id AND NOT w.cancel_requested
-       AND (w.state = 'queued' OR (w.state = 'running' AND (w.worker_id = ${w} OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker))))
+       AND CASE w.state WHEN 'queued' THEN true
+                        WHEN 'running' THEN w.worker_id = ${w} OR w.worker_id IS NULL OR w.worker_id NOT IN (SELECT id FROM work_worker)
+                        ELSE false END
     RETURNING w.id, w.kind, w.data, w.attempts, w.max_attempts, w.created_by, w.ref_type, w.ref_id
   )
   SELECT f.id AS boss_id, f.work_id, c.id IS NOT NULL AS claimed, c.id, c.kind, c.data, c.attempts, c.max_attempts, c.created_by, c.ref_type, c.ref_id
@@ -119,7 +127,8 @@ interface Pending {
  * also fetches and claims up to $8 new deliveries for the slots these jobs free (0: none). The
  * rows it finishes (running, this worker's, their deliveries active) and the rows it claims
  * (under a delivery not yet active) are never the same. Rows are named by primary key
- * (`= ANY($1)`, as in the claim), so no plan reads the state index's running rows or the table.
+ * (`= ANY($1)`, as in the claim; the fence as CASE), so no plan reads the state index's running
+ * rows or the table.
  */
 export const FINISH_SQL = (bossTable: string) => `
   WITH v AS (
@@ -128,7 +137,7 @@ export const FINISH_SQL = (bossTable: string) => `
     UPDATE work_job j SET state = v.state, result = v.result::jsonb,
            last_error = CASE WHEN v.error = '' THEN j.last_error ELSE v.error END,
            finished_at = now(), updated_at = now()
-      FROM v WHERE j.id = ANY($1::bigint[]) AND j.id = v.id AND j.state = 'running' AND j.worker_id = $5
+      FROM v WHERE j.id = ANY($1::bigint[]) AND j.id = v.id AND CASE WHEN j.state = 'running' THEN j.worker_id = $5 ELSE false END
     RETURNING j.id
   ), b AS (
     UPDATE ${bossTable} SET completed_on = now(), state = 'completed'

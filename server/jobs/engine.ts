@@ -7,6 +7,7 @@ import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
+import { analyzeQueueTables } from './queue-stats.js';
 import { HEARTBEAT_MS, ORPHAN_SECONDS, recoverJobs, registerWorker, runningUnchanged, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
 import { Finisher } from './batch.js';
 import { persist } from './runner.js';
@@ -258,6 +259,12 @@ export class JobEngine {
       await this.reclaimOrphans();
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'recovery failed');
+    }
+    try {
+      // the planner's view of the queue tables (queue-stats.ts): claims read by primary key
+      await analyzeQueueTables(this.opts.db, this.bossTable);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'queue statistics not refreshed');
     }
   }
 

@@ -8,6 +8,7 @@
 import os from 'node:os';
 import type { Queryable } from '../db/db.js';
 import type { SqlDb } from '../db/sql-db.js';
+import { WORK_QUEUE } from './boss.js';
 import type { JobKind } from './types.js';
 
 export const HEARTBEAT_MS = 5_000;
@@ -73,41 +74,43 @@ export interface RecoverDeps {
  */
 export async function recoverJobs(d: RecoverDeps): Promise<void> {
   const { db } = d;
-    const unclaimed = await db.query<{ id: number; kind: string; max_attempts: number; boss_id: string }>(
-      `SELECT w.id, w.kind, w.max_attempts, w.boss_id FROM work_job w JOIN ${d.bossTable} b ON b.id = w.boss_id
-        WHERE w.state = 'queued' AND b.state = 'active' AND b.started_on < now() - make_interval(secs => $1) LIMIT 100`,
-      [UNCLAIMED_SECONDS],
-    );
-    for (const j of unclaimed.rows) {
-      const k = d.kinds.get(j.kind);
-      if (!k) continue;
-      await db.tx(async (q) => {
-        const r = await q.query(`UPDATE work_job SET updated_at = now() WHERE id = $1 AND state = 'queued' AND boss_id = $2 RETURNING id`, [j.id, j.boss_id]);
-        if (r.rows.length) await d.sendWork(q, j.id, k, j.max_attempts);
-      });
-      d.log.info({ job: j.id, kind: j.kind }, 'unclaimed job delivered again');
-    }
-    const lost = await db.query<{ id: number; kind: string }>(
-      `SELECT id, kind FROM work_job
-        WHERE state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker)) LIMIT 100`,
-    );
-    for (const j of lost.rows) {
-      const k = d.kinds.get(j.kind);
-      await db.tx(async (q) => {
-        const r = await q.query<{ state: string; max_attempts: number }>(
-          `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 OR $2 THEN 'failed' ELSE 'queued' END,
-                  attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
-                  last_error = CASE WHEN $2 THEN $6 WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
-                  finished_at = CASE WHEN interruptions + 1 >= $3 OR $2 THEN now() END, updated_at = now()
-            WHERE id = $1 AND state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))
-            RETURNING state, max_attempts`,
-          [j.id, !k, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN, `unknown job kind "${j.kind}" / 未知的任务类型`],
-        );
-        const row = r.rows[0];
-        if (k && row?.state === 'queued') await d.sendWork(q, j.id, k, row.max_attempts);
-      });
-      d.log.info({ job: j.id, kind: j.kind }, 'lost job delivered again');
-    }
+  // `b.name` lets each queued row's delivery be found by pg-boss's primary key (name, id) in the
+  // work queue's partition: without it, a backlog of queued rows read the partition once each
+  const unclaimed = await db.query<{ id: number; kind: string; max_attempts: number; boss_id: string }>(
+    `SELECT w.id, w.kind, w.max_attempts, w.boss_id FROM work_job w JOIN ${d.bossTable} b ON b.name = $2 AND b.id = w.boss_id
+      WHERE w.state = 'queued' AND b.state = 'active' AND b.started_on < now() - make_interval(secs => $1) LIMIT 100`,
+    [UNCLAIMED_SECONDS, WORK_QUEUE],
+  );
+  for (const j of unclaimed.rows) {
+    const k = d.kinds.get(j.kind);
+    if (!k) continue;
+    await db.tx(async (q) => {
+      const r = await q.query(`UPDATE work_job SET updated_at = now() WHERE id = $1 AND state = 'queued' AND boss_id = $2 RETURNING id`, [j.id, j.boss_id]);
+      if (r.rows.length) await d.sendWork(q, j.id, k, j.max_attempts);
+    });
+    d.log.info({ job: j.id, kind: j.kind }, 'unclaimed job delivered again');
+  }
+  const lost = await db.query<{ id: number; kind: string }>(
+    `SELECT id, kind FROM work_job
+      WHERE state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker)) LIMIT 100`,
+  );
+  for (const j of lost.rows) {
+    const k = d.kinds.get(j.kind);
+    await db.tx(async (q) => {
+      const r = await q.query<{ state: string; max_attempts: number }>(
+        `UPDATE work_job SET state = CASE WHEN interruptions + 1 >= $3 OR $2 THEN 'failed' ELSE 'queued' END,
+                attempts = greatest(attempts - 1, 0), interruptions = interruptions + 1, worker_id = NULL,
+                last_error = CASE WHEN $2 THEN $6 WHEN interruptions + 1 >= $3 THEN $5 ELSE $4 END,
+                finished_at = CASE WHEN interruptions + 1 >= $3 OR $2 THEN now() END, updated_at = now()
+          WHERE id = $1 AND state = 'running' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM work_worker))
+          RETURNING state, max_attempts`,
+        [j.id, !k, MAX_INTERRUPTIONS, INTERRUPTED, TOO_OFTEN, `unknown job kind "${j.kind}" / 未知的任务类型`],
+      );
+      const row = r.rows[0];
+      if (k && row?.state === 'queued') await d.sendWork(q, j.id, k, row.max_attempts);
+    });
+    d.log.info({ job: j.id, kind: j.kind }, 'lost job delivered again');
+  }
 }
 
 /** a row 'running' under a live worker that its process does not run is given back after this long */

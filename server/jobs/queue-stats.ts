@@ -1,0 +1,61 @@
+/**
+ * Planner statistics for the queue's own tables (issue 20, "the decline across samples" in
+ * docs/performance.md): `work_job` and the partitions of pg-boss's job table are analyzed by the
+ * engine's heartbeat once enough of their rows changed, instead of whenever autovacuum gets to
+ * them (its naptime is a minute per database; PGlite has no autovacuum at all).
+ *
+ * Why: until a queue table has statistics, the planner takes PostgreSQL's default selectivity
+ * for `name = $1` (0.5 %), although every row of a queue's partition has that name, and for
+ * `state = 'running'` on `work_job`. So the claim and the final write (batch.ts), which name
+ * their rows by primary key, were planned as a scan of the whole partition by `name` (or of the
+ * state index) with the ids as a filter: measured with auto_explain, 6,000–8,000 rows read to
+ * update 8, 4,000 buffers a claim, throughput falling sample after sample (2,811 → 1,008 jobs/s)
+ * until autovacuum happened to analyze — and in runs where it analyzed early, rising instead
+ * (3,056 → 4,716). The plans cached by prepared statements are re-planned after an ANALYZE.
+ */
+import type { SqlDb } from '../db/sql-db.js';
+
+/**
+ * A table is analyzed when it holds at least this many rows and more than twice what it held
+ * at its last analyze (or never was): what matters is that statistics exist and were not taken
+ * when the table was a fraction of its size. Plans then stay right as it grows (the planner
+ * scales row counts by the table's current pages), and smaller drifts are left to autovacuum
+ * (10 % of the rows changed, by default), so a busy queue is not analyzed at every heartbeat.
+ */
+export const ANALYZE_MIN_ROWS = 1_000;
+const ANALYZE_GROWTH = 2;
+/** one analyzing engine at a time across processes (a transaction-scoped advisory lock) */
+const LOCK_KEY = 0x51a7;
+
+interface TableStat {
+  rel: string;
+  /** rows now (the cumulative statistics' estimate) */
+  live: number;
+  /** rows at the last analyze or vacuum (reltuples); -1 when neither ran */
+  analyzed: number;
+  /** no analyze yet (a vacuum alone sets the row count, not the columns' statistics) */
+  never: boolean;
+}
+
+/**
+ * Analyzes `work_job` and the partitions of `bossTable` that outgrew their statistics (above).
+ * Returns the tables analyzed; none when another process holds the lock. Maintenance only: the caller logs a failure.
+ */
+export async function analyzeQueueTables(db: SqlDb, bossTable: string): Promise<string[]> {
+  return db.tx(async (q) => {
+    const lock = await q.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK_KEY]);
+    if (!lock.rows[0]?.ok) return [];
+    const r = await q.query<TableStat>(
+      `SELECT s.relid::regclass::text AS rel, s.n_live_tup::int AS live, c.reltuples::float8 AS analyzed,
+              coalesce(s.last_analyze, s.last_autoanalyze) IS NULL AS never
+         FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+        WHERE s.relid = 'work_job'::regclass
+           OR s.relid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::regclass)`,
+      [bossTable],
+    );
+    const due = r.rows.filter((t) => t.live >= ANALYZE_MIN_ROWS && (t.never || t.live > ANALYZE_GROWTH * Math.max(0, t.analyzed))).map((t) => t.rel);
+    // the names come from the catalogue (regclass text, quoted where needed)
+    if (due.length) await q.query(`ANALYZE ${due.join(', ')}`);
+    return due;
+  });
+}
