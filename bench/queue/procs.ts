@@ -10,6 +10,7 @@
  * queue is empty). Throughput is taken from the database's own clock: from the enqueue's commit to
  * the last job's finish.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
@@ -28,6 +29,19 @@ export interface ProcFigures {
   bossTwo: number;
   p50: number | null;
   p99: number | null;
+  /**
+   * the machine's idle CPU share (0–1) from each sample's enqueue commit until the bench saw its
+   * last job done (polled every 50 ms), median of each kind: how much room was left
+   */
+  idle: { one: number; two: number; bossOne: number; bossTwo: number };
+}
+
+/** the machine's CPU times now (every core, every process): idle share between two readings */
+const cpuTimes = () => os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, all: a.all + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, all: 0 });
+/** the idle share since `a` (a cpuTimes reading), pushed onto `idles` */
+function idleSince(a: ReturnType<typeof cpuTimes>, idles: number[]): void {
+  const b = cpuTimes();
+  idles.push(b.all > a.all ? (b.idle - a.idle) / (b.all - a.all) : 0);
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,26 +53,30 @@ async function doneCount(db: SqlDb, lo: number, hi: number): Promise<number> {
 }
 
 /** n jobs enqueued in one transaction; jobs/s from its commit to the last finish (database clock) */
-async function rate(db: SqlDb, api: JobEngine, tag: string, n: number): Promise<number> {
+async function rate(db: SqlDb, api: JobEngine, tag: string, n: number, idles: number[]): Promise<number> {
   const ids = await db.tx(async (q) => {
     const out: number[] = [];
     for (let i = 0; i < n; i++) out.push((await api.enqueue(q, 'system.noop', { tag })).id);
     return out;
   });
+  const cpu = cpuTimes();
   const from = (await db.query<{ t: Date }>(`SELECT now() AS t`)).rows[0].t; // just after the commit
   const [lo, hi] = [Math.min(...ids), Math.max(...ids)];
   while ((await doneCount(db, lo, hi)) < n) await pause(50);
+  idleSince(cpu, idles);
   const r = await db.query<{ s: number }>(`SELECT extract(epoch FROM max(finished_at) - $2::timestamptz)::float8 AS s FROM work_job WHERE id BETWEEN $1 AND $3`, [lo, from, hi]);
   return n / Math.max(Number(r.rows[0].s), 0.001);
 }
 
 /** pg-boss alone: n jobs inserted in one statement; jobs/s from its commit to the last completion */
-async function bossRate(db: SqlDb, boss: PgBoss, table: string, n: number): Promise<number> {
+async function bossRate(db: SqlDb, boss: PgBoss, table: string, n: number, idles: number[]): Promise<number> {
   const ids = Array.from({ length: n }, () => randomUUID());
   await boss.insert(ids.map((id) => ({ id, name: 'alone', data: {} })));
+  const cpu = cpuTimes();
   const from = (await db.query<{ t: Date }>(`SELECT now() AS t`)).rows[0].t;
   const left = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE name = 'alone' AND id = ANY($1::uuid[]) AND state <> 'completed'`, [ids])).rows[0].n;
   while ((await left()) > 0) await pause(50);
+  idleSince(cpu, idles);
   const r = await db.query<{ s: number }>(`SELECT extract(epoch FROM max(completed_on) - $2::timestamptz)::float8 AS s FROM ${table} WHERE name = 'alone' AND id = ANY($1::uuid[])`, [ids, from]);
   return n / Math.max(Number(r.rows[0].s), 0.001);
 }
@@ -87,19 +105,23 @@ export async function measureProcs(opts: { db: SqlDb; url: string; schema: strin
     const wake = (...cs: Child[]) => cs.forEach((c) => c.proc.kill('SIGCONT'));
     hold(b1, b2); // the pg-boss workers poll every 10 ms when idle: held while the engine is sampled
     const [ones, twos, bossOnes, bossTwos] = [[], [], [], []] as number[][];
+    const idle = { one: [] as number[], two: [] as number[], bossOne: [] as number[], bossTwo: [] as number[] };
+    const table = `"${aloneSchema}".job`;
     for (let s = 0; s < opts.samples; s++) {
       hold(e2);
-      ones.push(await rate(db, api, `procs-one-${s}`, opts.n));
+      ones.push(await rate(db, api, `procs-one-${s}`, opts.n, idle.one));
       wake(e2);
-      twos.push(await rate(db, api, `procs-two-${s}`, opts.n));
+      twos.push(await rate(db, api, `procs-two-${s}`, opts.n, idle.two));
       wake(b1);
-      bossOnes.push(await bossRate(db, boss, `"${aloneSchema}".job`, opts.n));
+      bossOnes.push(await bossRate(db, boss, table, opts.n, idle.bossOne));
       wake(b2);
-      bossTwos.push(await bossRate(db, boss, `"${aloneSchema}".job`, opts.n));
+      bossTwos.push(await bossRate(db, boss, table, opts.n, idle.bossTwo));
       hold(b1, b2);
     }
     const r = (xs: number[]) => xs.map(Math.round).join(', ');
+    const pc = (xs: number[]) => `${Math.round(median(xs) * 100)} %`;
     opts.log(`queue on postgres: engine, one worker process ${r(ones)} / two ${r(twos)} jobs/s; pg-boss alone, one ${r(bossOnes)} / two ${r(bossTwos)} (in turn)`);
+    opts.log(`queue on postgres: CPU idle (median of the samples): engine one ${pc(idle.one)} / two ${pc(idle.two)}; pg-boss alone one ${pc(idle.bossOne)} / two ${pc(idle.bossTwo)}`);
     // enqueue → start: one job at a time from this API-only process onto the idle engine workers
     // (the pg-boss workers stay held)
     opts.log('queue on postgres: enqueue on an API-only process → start on a worker process…');
@@ -111,7 +133,8 @@ export async function measureProcs(opts: { db: SqlDb; url: string; schema: strin
     while ((await doneCount(db, remote[0], remote[remote.length - 1])) < opts.m) await pause(50);
     const lat = await db.query<{ ms: number }>(`SELECT (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms FROM work_job WHERE id = ANY($1)`, [remote]);
     const ms = lat.rows.map((x) => Number(x.ms));
-    return { one: median(ones), two: median(twos), bossOne: median(bossOnes), bossTwo: median(bossTwos), p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+    const idles = { one: median(idle.one), two: median(idle.two), bossOne: median(idle.bossOne), bossTwo: median(idle.bossTwo) };
+    return { one: median(ones), two: median(twos), bossOne: median(bossOnes), bossTwo: median(bossTwos), p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), idle: idles };
   } finally {
     for (const c of children) c.proc.kill('SIGCONT');
     await Promise.all(children.map((c) => c.stop()));
