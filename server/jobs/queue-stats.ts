@@ -16,44 +16,47 @@
 import type { SqlDb } from '../db/sql-db.js';
 
 /**
- * A table is analyzed when it holds at least this many rows and more than twice what it held
- * at its last analyze (or never was): what matters is that statistics exist and were not taken
- * when the table was a fraction of its size. Plans then stay right as it grows (the planner
- * scales row counts by the table's current pages), and smaller drifts are left to autovacuum
- * (10 % of the rows changed, by default), so a busy queue is not analyzed at every heartbeat.
+ * A table is analyzed when it has at least this many pages and more than twice the pages it had
+ * at its last analyze (or never was analyzed): what matters is that statistics exist and were
+ * not taken when the table was a fraction of its size. Plans then stay right as it grows (the
+ * planner scales row counts by the table's current pages), and smaller drifts are left to
+ * autovacuum, so a busy queue is not analyzed at every heartbeat. Pages, not the cumulative
+ * statistics' row counts: PGlite keeps none of those (its counters stay 0), and a file's size
+ * costs nothing to read.
  */
-export const ANALYZE_MIN_ROWS = 1_000;
+export const ANALYZE_MIN_PAGES = 16;
 const ANALYZE_GROWTH = 2;
 /** one analyzing engine at a time across processes (a transaction-scoped advisory lock) */
 const LOCK_KEY = 0x51a7;
 
-interface TableStat {
+interface TableSize {
   rel: string;
-  /** rows now (the cumulative statistics' estimate) */
-  live: number;
-  /** rows at the last analyze or vacuum (reltuples); -1 when neither ran */
+  /** pages now */
+  pages: number;
+  /** pages at the last analyze or vacuum (relpages) */
   analyzed: number;
-  /** no analyze yet (a vacuum alone sets the row count, not the columns' statistics) */
+  /** never analyzed nor vacuumed (reltuples -1) */
   never: boolean;
 }
 
 /**
  * Analyzes `work_job` and the partitions of `bossTable` that outgrew their statistics (above).
- * Returns the tables analyzed; none when another process holds the lock. Maintenance only: the caller logs a failure.
+ * Returns the tables analyzed; none when another process holds the lock. Maintenance only: the
+ * caller logs a failure.
  */
 export async function analyzeQueueTables(db: SqlDb, bossTable: string): Promise<string[]> {
   return db.tx(async (q) => {
     const lock = await q.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK_KEY]);
     if (!lock.rows[0]?.ok) return [];
-    const r = await q.query<TableStat>(
-      `SELECT s.relid::regclass::text AS rel, s.n_live_tup::int AS live, c.reltuples::float8 AS analyzed,
-              coalesce(s.last_analyze, s.last_autoanalyze) IS NULL AS never
-         FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-        WHERE s.relid = 'work_job'::regclass
-           OR s.relid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::regclass)`,
+    const r = await q.query<TableSize>(
+      `SELECT c.oid::regclass::text AS rel, (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
+              c.relpages::int AS analyzed, c.reltuples < 0 AS never
+         FROM pg_class c
+        WHERE c.oid = 'work_job'::regclass
+           OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::regclass)`,
       [bossTable],
     );
-    const due = r.rows.filter((t) => t.live >= ANALYZE_MIN_ROWS && (t.never || t.live > ANALYZE_GROWTH * Math.max(0, t.analyzed))).map((t) => t.rel);
+    const due = r.rows.filter((t) => t.pages >= ANALYZE_MIN_PAGES && (t.never || t.pages > ANALYZE_GROWTH * t.analyzed)).map((t) => t.rel);
     // the names come from the catalogue (regclass text, quoted where needed)
     if (due.length) await q.query(`ANALYZE ${due.join(', ')}`);
     return due;
