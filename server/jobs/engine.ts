@@ -3,6 +3,7 @@ import os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { Queryable } from '../db/db.js';
+import { maintainEmbedded } from '../db/embedded-maintenance.js';
 import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
@@ -261,8 +262,10 @@ export class JobEngine {
       this.log.warn({ err: (err as Error).message }, 'recovery failed');
     }
     try {
-      // the planner's view of the queue tables (queue-stats.ts): claims read by primary key
-      await analyzeQueueTables(this.opts.db, this.bossTable);
+      // the planner's view of the queue tables (queue-stats.ts): claims read by primary key; on
+      // PGlite, which has no autovacuum, every table's vacuum and statistics (embedded-maintenance.ts)
+      if (this.opts.db.kind === 'pglite') await maintainEmbedded(this.opts.db);
+      else await analyzeQueueTables(this.opts.db, this.bossTable);
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'queue statistics not refreshed');
     }
