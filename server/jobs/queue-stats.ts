@@ -1,7 +1,7 @@
 /**
  * Planner statistics for the queue's own tables (issue 20, "the decline across samples" in
  * docs/performance.md): `work_job` and the partitions of pg-boss's job table are analyzed by the
- * engine's heartbeat once enough of their rows changed, instead of whenever autovacuum gets to
+ * engine's heartbeat once they outgrow their statistics, instead of whenever autovacuum gets to
  * them (its naptime is a minute per database; PGlite has no autovacuum at all).
  *
  * Why: until a queue table has statistics, the planner takes PostgreSQL's default selectivity
@@ -13,50 +13,23 @@
  * until autovacuum happened to analyze — and in runs where it analyzed early, rising instead
  * (3,056 → 4,716). The plans cached by prepared statements are re-planned after an ANALYZE.
  */
+import { outgrewStatistics, tableSizes } from '../db/table-stats.js';
 import type { SqlDb } from '../db/sql-db.js';
 
-/**
- * A table is analyzed when it has at least this many pages and more than twice the pages it had
- * at its last analyze (or never was analyzed): what matters is that statistics exist and were
- * not taken when the table was a fraction of its size. Plans then stay right as it grows (the
- * planner scales row counts by the table's current pages), and smaller drifts are left to
- * autovacuum, so a busy queue is not analyzed at every heartbeat. Pages, not the cumulative
- * statistics' row counts: PGlite keeps none of those (its counters stay 0), and a file's size
- * costs nothing to read.
- */
-export const ANALYZE_MIN_PAGES = 16;
-const ANALYZE_GROWTH = 2;
 /** one analyzing engine at a time across processes (a transaction-scoped advisory lock) */
 const LOCK_KEY = 0x51a7;
 
-interface TableSize {
-  rel: string;
-  /** pages now */
-  pages: number;
-  /** pages at the last analyze or vacuum (relpages) */
-  analyzed: number;
-  /** never analyzed nor vacuumed (reltuples -1) */
-  never: boolean;
-}
-
 /**
- * Analyzes `work_job` and the partitions of `bossTable` that outgrew their statistics (above).
- * Returns the tables analyzed; none when another process holds the lock. Maintenance only: the
- * caller logs a failure.
+ * Analyzes `work_job` and the partitions of `bossTable` that outgrew their statistics
+ * (../db/table-stats.ts). Returns the tables analyzed; none when another process holds the lock.
+ * Maintenance only: the caller logs a failure.
  */
 export async function analyzeQueueTables(db: SqlDb, bossTable: string): Promise<string[]> {
   return db.tx(async (q) => {
     const lock = await q.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK_KEY]);
     if (!lock.rows[0]?.ok) return [];
-    const r = await q.query<TableSize>(
-      `SELECT c.oid::regclass::text AS rel, (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
-              c.relpages::int AS analyzed, c.reltuples < 0 AS never
-         FROM pg_class c
-        WHERE c.oid = 'work_job'::regclass
-           OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::regclass)`,
-      [bossTable],
-    );
-    const due = r.rows.filter((t) => t.pages >= ANALYZE_MIN_PAGES && (t.never || t.pages > ANALYZE_GROWTH * t.analyzed)).map((t) => t.rel);
+    const sizes = await tableSizes(q, `c.oid = 'work_job'::regclass OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::regclass)`, [bossTable]);
+    const due = sizes.filter(outgrewStatistics).map((t) => t.rel);
     // the names come from the catalogue (regclass text, quoted where needed)
     if (due.length) await q.query(`ANALYZE ${due.join(', ')}`);
     return due;

@@ -23,7 +23,7 @@ const bossTable = () => `"${s.config.jobsSchema}".job`;
 
 describe('the queue tables keep statistics the claim can plan by', () => {
   it('analyzes work_job once it outgrew its statistics, and not again until it doubles', async () => {
-    const rows = 3_000; // well over ANALYZE_MIN_PAGES of rows
+    const rows = 3_000; // well over the 16 pages below which a table is left alone (server/db/table-stats.ts)
     await s.db.query(
       `INSERT INTO work_job (kind, title, data, max_attempts, state) SELECT 'system.noop', 'stats', '{}', 3, 'cancelled' FROM generate_series(1, $1)`,
       [rows],
