@@ -3,12 +3,11 @@ import os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { Queryable } from '../db/db.js';
-import { maintainEmbedded } from '../db/embedded-maintenance.js';
 import type { SqlDb } from '../db/sql-db.js';
 import { createBoss, TICK_QUEUE, txExecutor, WORK_QUEUE } from './boss.js';
 import { systemClock, type Clock } from './clock.js';
 import { handOverJob, requestCancel, retryJob, type JobRowDeps } from './job-rows.js';
-import { analyzeQueueTables } from './queue-stats.js';
+import { maintainTables } from './queue-stats.js';
 import { HEARTBEAT_MS, ORPHAN_SECONDS, recoverJobs, registerWorker, runningUnchanged, SWEEP_AFTER_MS, sweepSameHost, sweepStale, workersHere } from './liveness.js';
 import { Finisher } from './batch.js';
 import { persist } from './runner.js';
@@ -25,10 +24,7 @@ export interface EngineOptions {
   concurrency: number;
   /** pg-boss's schema (tests give each database its own) */
   bossSchema?: string;
-  /**
-   * an idle worker looks for work this often (seconds, default 1); on PostgreSQL an enqueue
-   * anywhere also wakes it at once (LISTEN/NOTIFY), so this is the fallback
-   */
+  /** an idle worker looks for work this often (s, default 1); on PostgreSQL an enqueue anywhere wakes it at once (LISTEN/NOTIFY) */
   pollSeconds?: number;
   log?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
@@ -261,14 +257,8 @@ export class JobEngine {
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'recovery failed');
     }
-    try {
-      // the planner's view of the queue tables (queue-stats.ts): claims read by primary key; on
-      // PGlite, which has no autovacuum, every table's vacuum and statistics (embedded-maintenance.ts)
-      if (this.opts.db.kind === 'pglite') await maintainEmbedded(this.opts.db);
-      else await analyzeQueueTables(this.opts.db, this.bossTable);
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'queue statistics not refreshed');
-    }
+    // planner statistics (and on PGlite vacuum) for tables that outgrew them (queue-stats.ts)
+    await maintainTables(this.opts.db, this.bossTable).catch((err: Error) => this.log.warn({ err: err.message }, 'table maintenance failed'));
   }
 
   /** Rows 'running' here that this process does not run (liveness.ts runningUnchanged) are handed over. */

@@ -13,6 +13,7 @@
  * until autovacuum happened to analyze — and in runs where it analyzed early, rising instead
  * (3,056 → 4,716). The plans cached by prepared statements are re-planned after an ANALYZE.
  */
+import { maintainEmbedded } from '../db/embedded-maintenance.js';
 import { outgrewStatistics, tableSizes } from '../db/table-stats.js';
 import type { SqlDb } from '../db/sql-db.js';
 
@@ -34,4 +35,13 @@ export async function analyzeQueueTables(db: SqlDb, bossTable: string): Promise<
     if (due.length) await q.query(`ANALYZE ${due.join(', ')}`);
     return due;
   });
+}
+
+/**
+ * The heartbeat's table maintenance: on PostgreSQL the queue tables' statistics (above; autovacuum
+ * does the rest), on PGlite — which has no autovacuum — every table's vacuum and statistics.
+ */
+export async function maintainTables(db: SqlDb, bossTable: string): Promise<void> {
+  if (db.kind === 'pglite') await maintainEmbedded(db);
+  else await analyzeQueueTables(db, bossTable);
 }
