@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
 import type { Config } from '../config.js';
 import type { Db } from './db.js';
+import { maintainEmbedded } from './embedded-maintenance.js';
 import { seedCore, type SeedReport } from './seed-core.js';
 import { migrationFiles } from './migrate.js';
 import { DEMO_SEEDED_MARK, filesFingerprint, readMark, writeMark } from './start-marks.js';
@@ -39,6 +40,9 @@ export async function seedAll(
     const mod = (await import('./demo/index.js' as string)) as { seedDemo?: (db: Db) => Promise<void> };
     if (typeof mod.seedDemo !== 'function') throw new Error('server/db/demo/index.ts must export seedDemo(db)');
     await mod.seedDemo(db);
+    // PGlite has no autovacuum: the tables the demo seed filled get their statistics now rather
+    // than at the work engine's first heartbeat (a copy of this database starts with them too)
+    if (db.kind === 'pglite') await maintainEmbedded(db);
     if (fingerprint) await writeMark(db, DEMO_SEEDED_MARK, { fingerprint, at: new Date().toISOString() });
   }
   return report;
