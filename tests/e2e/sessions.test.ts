@@ -103,6 +103,13 @@ describe('staff speed on the chat sessions (issue 26)', () => {
     await page.locator('.ant-picker-presets li').filter({ hasText: /^(今天|Today)$/ }).click();
     const today = new Date().toLocaleDateString('sv-SE'); // YYYY-MM-DD in the browser's zone (same machine)
     await page.waitForURL((u) => u.searchParams.get('from') === today && u.searchParams.get('to') === today);
+    // the URL changes a render before the list asks for the new rows: until then the shop's older
+    // sessions are still listed and no spinner shows yet (a CI run read them). Wait for the state:
+    // every listed session started today.
+    await page.waitForFunction((d) => {
+      const started = [...document.querySelectorAll('[data-testid="session-item"] [data-testid="session-started"]')];
+      return started.length > 0 && started.every((e) => (e.textContent ?? '').trim().startsWith(d));
+    }, today, { timeout: 20_000 });
     await listSettled();
 
     const shown = await ids();
