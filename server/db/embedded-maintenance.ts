@@ -14,11 +14,24 @@
 import type { Db } from './db.js';
 import { outgrewStatistics, tableSizes } from './table-stats.js';
 
-/** The tables due (above), vacuumed and analyzed one by one; returns their names. */
-export async function maintainEmbedded(db: Db): Promise<string[]> {
+/**
+ * The tables due (above), vacuumed and analyzed one by one; returns the names of those done. One
+ * table's failure (dropped meanwhile, a lock, a full disk) does not stop the others: the pass goes
+ * on and then throws one error naming the tables left, which the next pass tries again.
+ */
+export async function maintainEmbedded(db: Pick<Db, 'query' | 'exec'>): Promise<string[]> {
   const sizes = await tableSizes(db, `c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'`);
-  const due = sizes.filter(outgrewStatistics).map((t) => t.rel);
+  const done: string[] = [];
+  const failed: string[] = [];
   // the names come from the catalogue (regclass text, quoted where needed); VACUUM takes no transaction
-  for (const rel of due) await db.exec(`VACUUM (ANALYZE) ${rel}`);
-  return due;
+  for (const rel of sizes.filter(outgrewStatistics).map((t) => t.rel)) {
+    try {
+      await db.exec(`VACUUM (ANALYZE) ${rel}`);
+      done.push(rel);
+    } catch (err) {
+      failed.push(`${rel}: ${(err as Error).message}`);
+    }
+  }
+  if (failed.length) throw new Error(`vacuum failed for ${failed.length} table(s), ${done.length} done: ${failed.join('; ')}`);
+  return done;
 }
