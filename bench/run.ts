@@ -15,6 +15,7 @@ import { navigationSuite } from './console/navigation.bench.js';
 import { matches, parseArgs, USAGE } from './lib/args.js';
 import { updateDoc } from './lib/docs.js';
 import { describeMachine } from './lib/machine.js';
+import { treeState } from './lib/tree.js';
 import { printTable, writeReport, type Report } from './lib/report.js';
 import { checkGoal, type Figure, type Suite, type SuiteContext } from './lib/result.js';
 import { FIGURE_IDS } from './lib/figures.js';
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const started = Date.now();
+  const tree = treeState(root);
   const ctx: SuiteContext = {
     smoke: args.smoke,
     only: args.only,
@@ -73,7 +75,7 @@ async function main(): Promise<number> {
     mode: args.smoke ? 'smoke' : 'full',
     only: args.only,
     machine: describeMachine(),
-    facts: ctx.facts,
+    facts: { ...ctx.facts, commit: tree.commit, uncommitted: tree.changed.length ? tree.changed : undefined },
     figures,
     errors,
   };
@@ -82,7 +84,9 @@ async function main(): Promise<number> {
   // a full run of everything refreshes the table in docs/performance.md; a run of the API
   // figures on PostgreSQL refreshes the PostgreSQL table there
   const doc = path.join(root, 'docs/performance.md');
-  if (!args.smoke && !args.profile && !args.out) {
+  if (!args.smoke && !args.profile && !args.out && tree.changed.length) {
+    console.log(`docs/performance.md and ${GATE_FILE} left alone: the tree has uncommitted changes (${tree.changed.slice(0, 5).join(', ')}${tree.changed.length > 5 ? ', …' : ''}); commit them and run again`);
+  } else if (!args.smoke && !args.profile && !args.out) {
     if (args.only.length === 0 && updateDoc(doc, 'latest', report)) console.log('docs/performance.md: latest-run table updated');
     const from = `full run ${report.startedAt.replace('T', ' ').slice(0, 16)} UTC (docs/performance.md, "Latest full run")`;
     if (args.only.length === 0 && updateReferences(path.join(root, GATE_FILE), figures, from)) console.log(`${GATE_FILE}: references updated`);
