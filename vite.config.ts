@@ -158,8 +158,7 @@ const REDIRECTS: Array<{ importer: RegExp; source: string; to: string }> = [
   { importer: /[\\/]@formily[\\/]core[\\/]esm[\\/]/, source: '@formily/validator', to: '\0formily-validator-lazy' },
   { importer: /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useSelection\.js$/, source: 'rc-tree/es/util', to: '\0rc-tree-arr-helpers' },
 ];
-/** exported for the bench pages' build (bench/console/vite.config.ts): they ship with the console's settings */
-export const antdHelpersOnly = {
+const antdHelpersOnly = {
   name: 'antd-helpers-only',
   enforce: 'pre' as const,
   resolveId(this: { resolve: (s: string, i?: string, o?: { skipSelf: boolean }) => Promise<unknown> }, source: string, importer?: string) {
@@ -210,13 +209,6 @@ export function localeParts(): Plugin {
   };
 }
 
-/**
- * rc-field-form (antd Form's store) declares no `sideEffects`, so the one helper list pages use
- * from antd's form folder (Table → Radio → form/hooks/useForm) kept all of rc-field-form, its
- * fields and its async validator. Its modules only define things. (Exported for the bench pages.)
- */
-export const TREESHAKE = { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]rc-field-form[\\/]/, sideEffects: false }] };
-
 /** Client build: dist/; in dev, /api is proxied to the server on 127.0.0.1:8080. */
 export default defineConfig({
   plugins: [react(), antdHelpersOnly, localeParts()],
@@ -234,7 +226,10 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: { codeSplitting: { groups: chunkGroups } },
-      treeshake: TREESHAKE,
+      // rc-field-form (antd Form's store) declares no `sideEffects`, so the one helper list pages
+      // use from antd's form folder (Table → Radio → form/hooks/useForm) kept all of rc-field-form,
+      // its fields and its async validator. Its modules only define things.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]rc-field-form[\\/]/, sideEffects: false }] },
     },
   },
 });

@@ -2,17 +2,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { TREESHAKE, antdHelpersOnly } from '../../vite.config.js';
 import { buildablePages } from './pages.js';
 
 /**
  * Production build of the bench-only pages (bench/console/pages/*.html → bench/console/dist).
  * They import the product's runtime and widgets from src/ exactly as the console does, so the
- * schema pages are built with the same code and settings as the shipped app: the console's
- * import rewrites inside antd and Formily (`antdHelpersOnly`: Formily's validator loaded on first
- * use, Table's filter menu on demand, …) and its tree-shaking setting apply to every bench page,
- * ours and the baselines alike. The console's chunk groups do not: they gather one app's
- * libraries, and here they would put every page's libraries in one vendor chunk.
+ * schema pages are built with the same code and settings as the shipped app.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 // pages whose product parts have not landed yet are left out (see pages.ts)
@@ -21,13 +16,13 @@ const pages = buildablePages(path.resolve(here, '../..'), path.join(here, 'pages
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), antdHelpersOnly],
+  plugins: [react()],
   logLevel: 'warn',
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 10_000,
     reportCompressedSize: false,
-    rolldownOptions: { input: pages, treeshake: TREESHAKE },
+    rollupOptions: { input: pages },
   },
 });
