@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureServerBuilt, SERVER_ENTRY } from './lib/server-build.mjs';
+import { stopWithParent } from './lib/stop-with-parent.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const built = join(root, 'dist', 'index.html');
@@ -38,4 +39,7 @@ if (stale) {
 // for a spawned one.
 await ensureServerBuilt();
 process.chdir(root);
+// stopping `npm start` (npm's pid) stops the server too (lib/stop-with-parent.mjs);
+// armed before the import, whose top-level await lasts until the server listens
+stopWithParent('start');
 await import(pathToFileURL(SERVER_ENTRY).href);

@@ -59,4 +59,50 @@ describe('PGlite data-dir lock', () => {
       release();
     }
   });
+
+  // a supervisor stops `npm start` by signalling npm (docker stop, systemd, kill <pid>): npm passes
+  // it to its `sh -c`, which dies without passing it on (scripts/lib/stop-with-parent.mjs)
+  it('`npm start` stops with npm: SIGTERM to npm closes the server and frees the data dir', async () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-npm-start-'));
+    const npm = spawn('npm', ['start'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATA_DIR: data, PORT: '0', SEED_DEMO: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so the cleanup below reaches npm, the shell and node
+    });
+    let text = '';
+    npm.stdout.on('data', (d) => (text += d));
+    npm.stderr.on('data', (d) => (text += d));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const until = async (what: string, ok: () => boolean, ms: number) => {
+      for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() > end) throw new Error(`${what} within ${ms} ms; output:\n${text.slice(-2000)}`);
+      }
+    };
+    try {
+      await until('npm start listening', () => /is running at http/.test(text), 150_000);
+      // the server holds the lock: its pid is not npm's
+      const server = Number(fs.readFileSync(path.join(data, LOCK_FILE), 'utf8').trim());
+      expect(server).not.toBe(npm.pid);
+      process.kill(npm.pid!, 'SIGTERM');
+      await until('the server gone after npm', () => !alive(server), 30_000);
+      // closed the way SIGTERM closes it: the database checkpointed and closed, the lock removed
+      expect(fs.existsSync(path.join(data, LOCK_FILE))).toBe(false);
+      expect(text).toContain('the npm process that started this one is gone');
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        /* the group is gone */
+      }
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  }, 200_000);
 });
