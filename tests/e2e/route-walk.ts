@@ -188,15 +188,19 @@ export async function walkRoutes(page: Page, log: (s: string) => void = () => un
     }
     // a hand-written screen's buttons (no schema says where they go)
     if (!ids.length || (await page.locator('[data-action]').count()) > (await page.locator('[data-schema-id] [data-action]').count())) {
+      // the buttons shown now (a hidden one, in a closed menu, is no way there)
       const keys = await page.locator('[data-action]').evaluateAll((els) =>
-        els.filter((e) => !e.closest('[data-schema-id]') && !e.closest('.ant-table-row')).map((e) => e.getAttribute('data-action') ?? ''),
+        els.filter((e) => !e.closest('[data-schema-id]') && !e.closest('.ant-table-row') && e.checkVisibility()).map((e) => e.getAttribute('data-action') ?? ''),
       );
       for (const key of new Set(keys)) {
         if (!key || key === '__more' || tried.has(`${pattern} ${key}`)) continue;
         tried.add(`${pattern} ${key}`);
         const b = page.locator(`[data-action="${key}"]:not([data-schema-id] [data-action])`).first();
-        // a button waiting for a selection (a batch action) leads nowhere yet
-        if ((await b.isVisible().catch(() => false)) && (await b.isEnabled().catch(() => false))) await follow(address, b, `${key} on ${pattern}`, depth);
+        // back from the previous button, the screen draws again a moment after its address (a CI
+        // run looked while it had not, and skipped the session categories button): a state to wait
+        // for. A button waiting for a selection (a batch action) leads nowhere yet.
+        const shown = await b.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+        if (shown && (await b.isEnabled().catch(() => false))) await follow(address, b, `${key} on ${pattern}`, depth);
       }
     }
   }
