@@ -61,8 +61,9 @@ describe('PGlite data-dir lock', () => {
   });
 
   // a supervisor stops `npm start` by signalling npm (docker stop, systemd, kill <pid>): npm passes
-  // it to its `sh -c`, which dies without passing it on (scripts/lib/stop-with-parent.mjs)
-  it('`npm start` stops with npm: SIGTERM to npm closes the server and frees the data dir', async () => {
+  // a SIGTERM to its `sh -c`, which dies without passing it on; after a kill -9 of npm the shell
+  // lives on and npm is gone above it (scripts/lib/stop-with-parent.mjs)
+  it.each(['SIGTERM', 'SIGKILL'] as const)('`npm start` stops with npm: %s to npm closes the server and frees the data dir', async (signal) => {
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-npm-start-'));
     const npm = spawn('npm', ['start'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
@@ -91,7 +92,7 @@ describe('PGlite data-dir lock', () => {
       // the server holds the lock: its pid is not npm's
       const server = Number(fs.readFileSync(path.join(data, LOCK_FILE), 'utf8').trim());
       expect(server).not.toBe(npm.pid);
-      process.kill(npm.pid!, 'SIGTERM');
+      process.kill(npm.pid!, signal);
       await until('the server gone after npm', () => !alive(server), 30_000);
       // closed the way SIGTERM closes it: the database checkpointed and closed, the lock removed
       expect(fs.existsSync(path.join(data, LOCK_FILE))).toBe(false);
